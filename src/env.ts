@@ -1,0 +1,14 @@
+import type { FieldObject } from "./game/field-object";
+import type { IdentityObject } from "./identity/identity-object";
+
+/** Bindings declared in wrangler.toml; one place so every module agrees on them. */
+export interface Env {
+  FIELDS: DurableObjectNamespace<FieldObject>;
+  IDENTITY: DurableObjectNamespace<IdentityObject>;
+  ARCHIVES: R2Bucket;
+  ASSETS: Fetcher;
+  /** "1" on the hosted daily server (SPEC §9). */
+  MOSAIC_DAILY: string;
+  /** Comma-separated extra origins allowed to call /mcp from a browser. */
+  ALLOWED_ORIGINS: string;
+}
