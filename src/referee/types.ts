@@ -1,0 +1,77 @@
+/**
+ * The referee's contract with the field's Durable Object (and with the auditor, who replays
+ * the same inputs). Everything here is plain data: the referee is pure and deterministic, so
+ * re-applying the stored inputs in order rebuilds exactly the same state and verdicts.
+ */
+
+export type ErrorCode =
+  | "missing"
+  | "generating"
+  | "failed"
+  | "identity"
+  | "token"
+  | "proof"
+  | "not_seated"
+  | "not_your_agent"
+  | "off_frontier"
+  | "conflict"
+  | "too_large"
+  | "bad_input"
+  | "dead"
+  | "closed";
+
+export interface RefereeError {
+  code: ErrorCode;
+  message: string;
+  revision?: number;
+}
+
+export interface FieldRules {
+  guess: "accept" | "reject";
+  depth: 0 | 1 | 2;
+  fog: boolean;
+}
+
+/** A write as the referee sees it, after the edge has validated shapes and proven the caller's machine. */
+export type WriteInput =
+  | {
+      type: "join";
+      /** The proven machine of the caller. */
+      machineId: string;
+      session: string;
+      name: string;
+      model: string;
+      harness: string;
+      harnessSource: "transport" | "argument" | "unknown";
+      tags: string[];
+      verified: boolean;
+    }
+  | { type: "reveal"; machineId: string; agent: string; expectedRevision: number; tile: number; intent: string }
+  | { type: "commit"; machineId: string; agent: string; expectedRevision: number; cells: Array<[number, 0 | 1]>; intent: string }
+  | { type: "retract"; machineId: string; agent: string; expectedRevision: number; cells: number[]; intent: string };
+
+/**
+ * One entry of the public event log (SPEC §9). Integers, strings, booleans, arrays and objects
+ * only (no floats), so its canonical JSON is the same everywhere. `prev`/`hash` are added by
+ * the Durable Object when it chains the log.
+ */
+export interface RefereeEvent {
+  rev: number;
+  type: "join" | "reveal" | "commit" | "retract" | "grow" | "close";
+  /** Unix milliseconds, supplied by the caller of apply(). */
+  at: number;
+  agent?: string;
+  intent?: string;
+  [detail: string]: unknown;
+}
+
+export type WriteResult =
+  | { ok: true; answer: Record<string, unknown>; event: RefereeEvent }
+  | { ok: false; error: RefereeError };
+
+/** observe scopes (SPEC §4.7). */
+export interface ObserveQuery {
+  agent?: string;
+  rect?: [number, number, number, number];
+  full?: boolean;
+}
