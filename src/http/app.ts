@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
+import { identityRoutes } from "./identity-routes";
 
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
+  app.route("/", identityRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app;
 }

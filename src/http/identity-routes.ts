@@ -1,0 +1,120 @@
+import { Hono, type Context } from "hono";
+import type { z } from "zod";
+import type { Env } from "../env";
+import { checkJoinProof } from "../identity/api";
+import { identityDocument, identityHtml } from "../identity/docs";
+import { MACHINE_ID_RE } from "../identity/keys";
+import { keyAuthSchema, keyNameSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
+import { identityStub } from "../identity/stub";
+
+type Ctx = Context<{ Bindings: Env }>;
+
+/** Signed key requests are tiny; anything larger is refused before it is parsed. */
+const MAX_BODY = 16 * 1024;
+
+/** Identity routes (SPEC §8): key requests under /api/keys and the /identity documents. */
+export function identityRoutes(): Hono<{ Bindings: Env }> {
+  const app = new Hono<{ Bindings: Env }>();
+
+  app.post("/api/keys/auth", async (c) => {
+    const body = await readJson(c, keyAuthSchema);
+    if (!body.ok) return refuse(c, body);
+    const r = await mintToken(c.env, body.value, facts(c));
+    if (!r.ok) return refuse(c, r);
+    return c.json({ token: r.token, machine_id: r.machineId }, 200, { "Cache-Control": "no-store" });
+  });
+
+  app.post("/api/keys/name", async (c) => {
+    const body = await readJson(c, keyNameSchema);
+    if (!body.ok) return refuse(c, body);
+    const r = await setName(c.env, body.value, facts(c));
+    if (!r.ok) return refuse(c, r);
+    return c.json({ machine_id: r.machineId, name: r.name });
+  });
+
+  // Checks a join proof without spending it, so clients can debug their signing before `join`.
+  app.post("/api/keys/proof-check", async (c) => {
+    const body = await readObject(c);
+    if (!body.ok) return refuse(c, body);
+    const v = body.value;
+    const str = (k: string): string => (typeof v[k] === "string" ? (v[k] as string) : "");
+    const r = await checkJoinProof({
+      gameId: str("game_id"),
+      machineId: str("machine_id"),
+      publicKey: str("public_key"),
+      proof: str("proof"),
+      session: v.session === undefined ? "1" : str("session"),
+    });
+    if (!r.ok) return c.json({ error: { code: r.code, message: r.message } }, r.code === "bad_input" ? 400 : 401);
+    return c.json({ ok: true, machine_id: r.machineId, minute: r.minute, signed: r.message, note: "verified, not spent: join with it within the minute" });
+  });
+
+  app.get("/api/keys/:machine_id", async (c) => {
+    const id = c.req.param("machine_id");
+    if (!MACHINE_ID_RE.test(id)) return c.json({ error: { code: "bad_input", message: "machine id must be 'm-' followed by 16 lowercase hex digits" } }, 400);
+    const d = await identityStub(c.env, id).describe(id);
+    if (!d) return c.json({ error: { code: "missing", message: `no machine ${id} has authenticated here` } }, 404);
+    return c.json({ machine_id: d.machineId, public_key: d.publicKey, name: d.name, created_at: new Date(d.createdAt).toISOString() });
+  });
+
+  app.get("/identity.md", (c) => c.text(identityDocument(origin(c)), 200, { "Content-Type": "text/markdown; charset=utf-8" }));
+  app.get("/identity", (c) => c.html(identityHtml(origin(c))));
+
+  return app;
+}
+
+function hostOf(c: Ctx): string {
+  return c.req.header("host") ?? new URL(c.req.url).host;
+}
+
+function origin(c: Ctx): { scheme: string; host: string } {
+  const forwarded = c.req.header("x-forwarded-proto");
+  const scheme = forwarded === "https" || forwarded === "http" ? forwarded : new URL(c.req.url).protocol.replace(":", "");
+  return { scheme, host: hostOf(c) };
+}
+
+function facts(c: Ctx): RequestFacts {
+  const host = hostOf(c);
+  const alt = new Set<string>([new URL(c.req.url).host, host.replace(/:\d+$/, "")]);
+  const port = /:(\d+)$/.exec(host)?.[1];
+  for (const name of ["localhost", "127.0.0.1", "[::1]"]) alt.add(port ? `${name}:${port}` : name);
+  const fwd = c.req.header("x-forwarded-host");
+  if (fwd) alt.add(fwd);
+  alt.delete(host);
+  return { host, altHosts: [...alt], nowMs: Date.now() };
+}
+
+type Parsed<T> = { ok: true; value: T } | KeyError;
+
+async function readObject(c: Ctx): Promise<Parsed<Record<string, unknown>>> {
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_BODY) return { ok: false, status: 400, code: "bad_input", message: `body too large: at most ${MAX_BODY} bytes` };
+  const text = await c.req.text();
+  if (text.length > MAX_BODY) return { ok: false, status: 400, code: "bad_input", message: `body too large: at most ${MAX_BODY} bytes` };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return { ok: false, status: 400, code: "bad_input", message: "malformed request: the body must be a JSON object" };
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return { ok: false, status: 400, code: "bad_input", message: "malformed request: the body must be a JSON object" };
+  }
+  return { ok: true, value: json as Record<string, unknown> };
+}
+
+async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<Parsed<z.infer<S>>> {
+  const body = await readObject(c);
+  if (!body.ok) return body;
+  const r = schema.safeParse(body.value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+    return { ok: false, status: 400, code: "bad_input", message: `malformed request: ${where}${issue.message}` };
+  }
+  return { ok: true, value: r.data };
+}
+
+function refuse(c: Ctx, e: KeyError): Response {
+  return c.json({ error: { code: e.code, message: e.message } }, e.status);
+}
