@@ -2,6 +2,7 @@ import { createApp } from "./http/app";
 import type { Env } from "./env";
 
 export { FieldObject } from "./game/field-object";
+export { RegistryObject } from "./game/registry-object";
 export { IdentityObject } from "./identity/identity-object";
 
 const app = createApp();

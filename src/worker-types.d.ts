@@ -2,7 +2,7 @@
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "FieldObject" | "IdentityObject";
+    durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject";
   }
   interface Env extends import("./env").Env {}
 }

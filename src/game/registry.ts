@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import type { RegistryEntry } from "./registry-object";
 
 /** One row of `list_games` (SPEC §6.1). */
 export interface GameSummary {
@@ -12,7 +13,22 @@ export interface GameSummary {
   agents: number;
 }
 
-/** Fields known to this server, newest first. The play work backs this with real storage. */
-export async function listGames(_env: Env): Promise<GameSummary[]> {
-  return [];
+/** The registry is one object: listing all fields is a single query there. */
+export const REGISTRY_NAME = "games";
+
+export function registryStub(env: Env): DurableObjectStub<import("./registry-object").RegistryObject> {
+  return env.REGISTRY.getByName(REGISTRY_NAME);
+}
+
+/** Fields known to this server, newest first. */
+export async function listGames(env: Env): Promise<GameSummary[]> {
+  return registryStub(env).list();
+}
+
+export async function recordGame(env: Env, entry: RegistryEntry): Promise<void> {
+  await registryStub(env).upsert(entry);
+}
+
+export async function forgetGame(env: Env, gameId: string): Promise<void> {
+  await registryStub(env).remove(gameId);
 }

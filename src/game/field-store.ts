@@ -1,0 +1,146 @@
+import { shapeCellIds } from "../engine/geometry";
+import type { Field, Rect, SolutionCount, Tile } from "../engine/types";
+import type { WriteInput } from "../referee/types";
+
+/**
+ * The field's SQLite storage (SPEC §13). Every method is synchronous: SQLite calls in a Durable
+ * Object are, so a sequence of them with no `await` between is one atomic transaction, and the
+ * output gate holds the answer until it is durable.
+ *
+ * Tables:
+ * - `meta`    key → JSON value: game id, params, rules, seed, status, timestamps, head.
+ * - `tiles`   one row per tile: shape, m, givens (cell ids are recomputed from the shape).
+ * - `solution` the hidden solution, one byte per cell, in blobs of at most 1 MB (rows < 2 MB).
+ * - `events`  the hash-chained log: the referee input that produced each event (replayed on
+ *             wake), the event itself with `prev`/`hash`, and its revision.
+ * - `agents`  seated agents and the SHA-256 of the `agent_secret` a proof join handed out.
+ */
+
+/** A stored write: what the referee is fed on replay. `close` is the end-of-day write. */
+export type StoredInput = WriteInput | { type: "close" };
+
+export interface StoredEvent {
+  seq: number;
+  rev: number;
+  at: number;
+  input: StoredInput;
+  /** The public event, chained: includes `prev` and `hash`. */
+  event: Record<string, unknown>;
+  hash: string;
+}
+
+const SOLUTION_CHUNK = 1 << 20;
+
+export class FieldStore {
+  constructor(private readonly sql: SqlStorage) {}
+
+  migrate(): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS tiles (
+      id INTEGER PRIMARY KEY, x0 INTEGER NOT NULL, y0 INTEGER NOT NULL, w INTEGER NOT NULL, h INTEGER NOT NULL,
+      rects TEXT NOT NULL, m INTEGER NOT NULL, givens TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS solution (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
+      seq INTEGER PRIMARY KEY, rev INTEGER NOT NULL, at INTEGER NOT NULL,
+      input TEXT NOT NULL, event TEXT NOT NULL, hash TEXT NOT NULL)`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS events_rev ON events (rev)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS agents (
+      agent TEXT PRIMARY KEY, machine TEXT NOT NULL, secret_hash TEXT, joined_at INTEGER NOT NULL)`);
+  }
+
+  // ---- meta ---------------------------------------------------------------------------------
+
+  getMeta<T>(key: string): T | undefined {
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  setMeta(key: string, value: unknown): void {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, JSON.stringify(value));
+  }
+
+  // ---- the generated field ------------------------------------------------------------------
+
+  /** Replaces any stored field with `field` (so a retried generation stays idempotent). */
+  saveField(field: Field): void {
+    this.sql.exec("DELETE FROM tiles");
+    this.sql.exec("DELETE FROM solution");
+    for (const t of field.tiles) {
+      this.sql.exec(
+        "INSERT INTO tiles (id, x0, y0, w, h, rects, m, givens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        t.id, t.x0, t.y0, t.w, t.h, JSON.stringify(t.rects), t.m, JSON.stringify(t.givens),
+      );
+    }
+    for (let i = 0, chunk = 0; i < field.solution.length; i += SOLUTION_CHUNK, chunk++) {
+      const part = field.solution.slice(i, Math.min(i + SOLUTION_CHUNK, field.solution.length));
+      this.sql.exec("INSERT INTO solution (chunk, data) VALUES (?, ?)", chunk, part.buffer);
+    }
+  }
+
+  loadField(G: number): Field {
+    const tiles: Tile[] = [];
+    for (const r of this.sql.exec<{ id: number; x0: number; y0: number; w: number; h: number; rects: string; m: number; givens: string }>(
+      "SELECT id, x0, y0, w, h, rects, m, givens FROM tiles ORDER BY id",
+    )) {
+      const shape = { id: r.id, x0: r.x0, y0: r.y0, w: r.w, h: r.h, rects: JSON.parse(r.rects) as Rect[] };
+      tiles.push({ ...shape, cellIds: shapeCellIds(shape, G), m: r.m as SolutionCount, givens: JSON.parse(r.givens) as number[] });
+    }
+    const solution = new Uint8Array(G * G);
+    for (const r of this.sql.exec<{ chunk: number; data: ArrayBuffer }>("SELECT chunk, data FROM solution ORDER BY chunk")) {
+      solution.set(new Uint8Array(r.data), r.chunk * SOLUTION_CHUNK);
+    }
+    return { G, tiles, solution };
+  }
+
+  // ---- the event log ------------------------------------------------------------------------
+
+  appendEvent(e: Omit<StoredEvent, "seq">): void {
+    this.sql.exec(
+      "INSERT INTO events (rev, at, input, event, hash) VALUES (?, ?, ?, ?, ?)",
+      e.rev, e.at, JSON.stringify(e.input), JSON.stringify(e.event), e.hash,
+    );
+  }
+
+  /** Every stored write in order, for replay. */
+  *inputs(): Generator<{ at: number; rev: number; input: StoredInput }> {
+    for (const r of this.sql.exec<{ at: number; rev: number; input: string }>("SELECT at, rev, input FROM events ORDER BY seq")) {
+      yield { at: r.at, rev: r.rev, input: JSON.parse(r.input) as StoredInput };
+    }
+  }
+
+  /** Public events with `rev > afterRev`, oldest first. */
+  events(afterRev: number, limit: number): Array<Record<string, unknown>> {
+    return this.sql
+      .exec<{ event: string }>("SELECT event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)
+      .toArray()
+      .map((r) => JSON.parse(r.event) as Record<string, unknown>);
+  }
+
+  head(): { hash: string; revision: number } | undefined {
+    const r = this.sql.exec<{ hash: string; rev: number }>("SELECT hash, rev FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
+    return r ? { hash: r.hash, revision: r.rev } : undefined;
+  }
+
+  eventCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
+  }
+
+  // ---- agents -------------------------------------------------------------------------------
+
+  upsertAgent(agent: string, machine: string, secretHash: string | null, at: number): void {
+    this.sql.exec(
+      `INSERT INTO agents (agent, machine, secret_hash, joined_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(agent) DO UPDATE SET secret_hash = COALESCE(excluded.secret_hash, agents.secret_hash)`,
+      agent, machine, secretHash, at,
+    );
+  }
+
+  secretHash(agent: string): string | null {
+    const r = this.sql.exec<{ secret_hash: string | null }>("SELECT secret_hash FROM agents WHERE agent = ?", agent).toArray()[0];
+    return r?.secret_hash ?? null;
+  }
+
+  agentCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM agents").one().n;
+  }
+}
