@@ -1,11 +1,17 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
 import { identityRoutes } from "./identity-routes";
+import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+
+export interface AppOptions {
+  mcp?: McpRouteOptions;
+}
 
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
-export function createApp(): Hono<{ Bindings: Env }> {
+export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
+  app.route("/", mcpRoutes(options.mcp));
   app.route("/", identityRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app;

@@ -1,0 +1,48 @@
+import { Hono, type Context } from "hono";
+import { harnessFromMessage, type ToolContext } from "../mcp/context";
+import { serveMcp, type McpServeOptions } from "../mcp/handler";
+import { jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
+import { refuseBatches } from "./middleware/batch";
+import { bodySizeLimit, MAX_BODY_BYTES } from "./middleware/body-size";
+import { bomCrTolerance } from "./middleware/bom-cr";
+import { mcpCors } from "./middleware/cors";
+import { jsonBody } from "./middleware/json-body";
+import { originHostGuard } from "./middleware/origin-host";
+import type { AppEnv } from "./types";
+
+export interface McpRouteOptions extends McpServeOptions {
+  maxBodyBytes?: number;
+}
+
+/**
+ * `/mcp` (SPEC §7): streamable HTTP, stateless, both protocol eras on one endpoint. The edge
+ * checks run in order, each refusing with its own status and JSON-RPC code before the next:
+ * CORS (and preflight) → Origin/Host → body size → BOM/CR → JSON → one message (no batch).
+ */
+export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("/mcp", mcpCors, originHostGuard);
+  // No session means no standalone GET stream and nothing to DELETE: 405, never 400/404, so
+  // 2025-era clients that probe with GET do not loop reconnecting.
+  app.on(["GET", "DELETE", "PUT", "PATCH"], "/mcp", () =>
+    jsonRpcErrorResponse(405, SERVER_ERROR, "Method not allowed: this server is stateless; POST one JSON-RPC message to /mcp", { Allow: "POST, OPTIONS" }),
+  );
+  app.post("/mcp", bodySizeLimit(options.maxBodyBytes ?? MAX_BODY_BYTES), bomCrTolerance, jsonBody, refuseBatches, async (c) => {
+    const message = c.get("message");
+    const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
+    const waitUntil = executionWaitUntil(c);
+    if (waitUntil) ctx.waitUntil = waitUntil;
+    return serveMcp(c.req.raw, message, ctx, options);
+  });
+  return app;
+}
+
+/** `ctx.waitUntil` when the request came through a Worker's fetch handler (Hono throws otherwise). */
+function executionWaitUntil(c: Context<AppEnv>): ((p: Promise<unknown>) => void) | undefined {
+  try {
+    const ec = c.executionCtx;
+    return (p) => ec.waitUntil(p);
+  } catch {
+    return undefined;
+  }
+}

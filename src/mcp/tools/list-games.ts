@@ -1,0 +1,35 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { listGames, type GameSummary } from "../../game/registry";
+import type { ToolContext } from "../context";
+import { toolOk } from "../results";
+
+/** How many games the text summary names; the structured answer always has them all. */
+const SUMMARY_GAMES = 5;
+
+/** `list_games` (SPEC §6): the fields on this server, newest first. */
+export function registerListGames(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "list_games",
+    {
+      title: "List games",
+      description: "Fields on this server, newest first: game_id, status, revision, G, tiles, grown, fog, agents. Rules: mosaic://rules.",
+      inputSchema: z.object({}),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => {
+      const games = await listGames(ctx.env);
+      return toolOk(summarise(games), { games });
+    },
+  );
+}
+
+function summarise(games: GameSummary[]): string {
+  if (games.length === 0) return "No games yet.";
+  const shown = games
+    .slice(0, SUMMARY_GAMES)
+    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents} agents, rev ${g.revision})`)
+    .join("; ");
+  const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
+  return `${games.length} game${games.length === 1 ? "" : "s"}: ${shown}${more}.`;
+}
