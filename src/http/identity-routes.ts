@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import type { Env } from "../env";
-import { checkJoinProof } from "../identity/api";
+import { checkJoinProof, displayName, machineFromBearer } from "../identity/api";
 import { identityDocument, identityHtml } from "../identity/docs";
 import { MACHINE_ID_RE } from "../identity/keys";
 import { keyAuthSchema, keyNameSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
@@ -47,6 +47,14 @@ export function identityRoutes(): Hono<{ Bindings: Env }> {
     });
     if (!r.ok) return c.json({ error: { code: r.code, message: r.message } }, r.code === "bad_input" ? 400 : 401);
     return c.json({ ok: true, machine_id: r.machineId, minute: r.minute, signed: r.message, note: "verified, not spent: join with it within the minute" });
+  });
+
+  app.get("/api/keys/whoami", async (c) => {
+    const who = await machineFromBearer(c.env, c.req.header("authorization") ?? null);
+    if (who === null) return c.json({ error: { code: "token", message: "no Authorization header: send 'Authorization: Bearer msc_…' (see /identity)" } }, 401);
+    if (!who.ok) return c.json({ error: { code: who.code, message: who.message } }, 401);
+    const name = await displayName(c.env, who.machineId);
+    return c.json({ machine_id: who.machineId, name }, 200, { "Cache-Control": "no-store" });
   });
 
   app.get("/api/keys/:machine_id", async (c) => {

@@ -1,8 +1,12 @@
-import { env, exports } from "cloudflare:workers";
+import { env as workerEnv, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { displayName, machineFromBearer, verifyJoinProof } from "../../src/identity/api";
 import { toBase64, toBase64Url } from "../../src/identity/encoding";
 import { machineIdOf } from "../../src/identity/keys";
+import type { Env } from "../../src/env";
+
+// The test pool's `env` is the same binding object the Worker receives; typed as the project's Env.
+const env = workerEnv as unknown as Env;
 
 /** A WebCrypto ed25519 key pair with the helpers the tests need (node:crypto is not used inside workerd). */
 async function machine() {
