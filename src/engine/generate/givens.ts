@@ -1,0 +1,159 @@
+/**
+ * Givens: choose which cells of a filled tile are disclosed, so that the tile alone has exactly
+ * m solutions and every alternative differs from the true solution on a shared cell (SPEC §2).
+ *
+ * Greedy removal: start from all cells given and remove them in a shuffled order, keeping a
+ * removal when (a) the tile still has at most m solutions and (b) with the true values of all
+ * shared cells added, it has exactly one (so no alternative agrees with the truth on every shared
+ * cell). Both conditions only get harder as givens are removed, so removing a whole batch is
+ * accepted exactly when removing its cells one by one would be: batches grow after a success and
+ * shrink after a failure, which gives the same result as one-by-one greedy with fewer counts.
+ *
+ * Greedy can stop below m (removing any single remaining given jumps above m). Climb-back: for
+ * a remaining given g whose removal leaves a small solution set, enumerate that set and add cells
+ * of the true solution that cut it down until exactly m solutions remain, all differing from the
+ * truth on a shared cell. Another shuffle is tried if no given allows it.
+ */
+import { Problem } from "../problem";
+import { Solver } from "../solver";
+import { tileLineSpecs } from "../tile-problem";
+import type { Rng } from "../random";
+import type { SolutionCount, TileShape } from "../types";
+
+/** Largest alternative set enumerated during climb-back. */
+const CLIMB_LIMIT = 64;
+const ROUNDS = 4;
+
+export interface GivensInput {
+  shape: TileShape;
+  G: number;
+  /** Global cell ids of the tile, ascending. */
+  cells: readonly number[];
+  /** Global solution (indexed by cell id). */
+  solution: Uint8Array;
+  /** Is a global cell shared with another tile? */
+  isShared: (cell: number) => boolean;
+  m: SolutionCount;
+}
+
+export class GivensReducer {
+  private readonly problem: Problem;
+  private readonly solver: Solver;
+  private readonly n: number;
+  private readonly truth: Int8Array;
+  private readonly shared: Uint8Array;
+  private readonly fixed: Int8Array;
+  private readonly m: number;
+  /** Count calls made (for profiling). */
+  counts = 0;
+
+  constructor(private readonly input: GivensInput) {
+    this.problem = new Problem(tileLineSpecs(input.shape, input.G, 0, true));
+    this.solver = new Solver(this.problem);
+    this.n = this.problem.nCells;
+    this.truth = new Int8Array(this.n);
+    this.shared = new Uint8Array(this.n);
+    this.fixed = new Int8Array(this.n);
+    this.m = input.m;
+    for (let i = 0; i < this.n; i++) {
+      const id = this.problem.cellIds[i];
+      this.truth[i] = input.solution[id];
+      this.shared[i] = input.isShared(id) ? 1 : 0;
+    }
+  }
+
+  private countWith(given: Uint8Array, withShared: boolean, limit: number): number {
+    const f = this.fixed;
+    for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.shared[i]) ? this.truth[i] : -1;
+    this.counts++;
+    if (!this.solver.reset(f)) return 0;
+    return this.solver.count(limit);
+  }
+
+  /** Both invariants: at most m solutions, and a unique one once shared cells are known. */
+  private ok(given: Uint8Array): boolean {
+    return this.countWith(given, false, this.m + 1) <= this.m && this.countWith(given, true, 2) === 1;
+  }
+
+  /** Global ids of the chosen givens, ascending; null when no round succeeded. */
+  run(rng: Rng): number[] | null {
+    for (let round = 0; round < ROUNDS; round++) {
+      const given = this.greedy(rng);
+      const c = this.countWith(given, false, this.m + 1);
+      if (c === this.m || this.climb(given, rng)) {
+        const ids: number[] = [];
+        for (let i = 0; i < this.n; i++) if (given[i]) ids.push(this.problem.cellIds[i]);
+        return ids.sort((a, b) => a - b);
+      }
+    }
+    return null;
+  }
+
+  private greedy(rng: Rng): Uint8Array {
+    const n = this.n;
+    const given = new Uint8Array(n).fill(1);
+    const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    let i = 0;
+    let b = 8;
+    while (i < n) {
+      const end = Math.min(n, i + b);
+      for (let j = i; j < end; j++) given[order[j]] = 0;
+      if (this.ok(given)) {
+        i = end;
+        b = Math.min(b * 2, 64);
+      } else {
+        for (let j = i; j < end; j++) given[order[j]] = 1;
+        if (b === 1) i++;
+        else b = b >> 1;
+      }
+    }
+    return given;
+  }
+
+  /** From a state with fewer than m solutions, reach exactly m (mutates `given` on success). */
+  private climb(given: Uint8Array, rng: Rng): boolean {
+    const n = this.n;
+    const m = this.m;
+    const f = this.fixed;
+    const kept: number[] = [];
+    for (let i = 0; i < n; i++) if (given[i]) kept.push(i);
+    rng.shuffle(kept);
+    const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    for (const g of kept) {
+      given[g] = 0;
+      for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
+      this.counts++;
+      const sols = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1) : [];
+      if (sols && sols.length > m && sols.length <= CLIMB_LIMIT) {
+        let alts = sols.filter((s) => !this.isTruth(s));
+        const added: number[] = [];
+        for (const x of order) {
+          if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) break;
+          if (given[x]) continue;
+          const keep = alts.filter((a) => a[x] === this.truth[x]);
+          if (keep.length === alts.length || keep.length < m - 1) continue;
+          // Keep enough alternatives that differ on a shared cell.
+          if (keep.filter((a) => this.differsOnShared(a)).length < m - 1) continue;
+          alts = keep;
+          added.push(x);
+        }
+        if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) {
+          for (const x of added) given[x] = 1;
+          return true;
+        }
+      }
+      given[g] = 1;
+    }
+    return false;
+  }
+
+  private isTruth(s: Uint8Array): boolean {
+    for (let i = 0; i < this.n; i++) if (s[i] !== this.truth[i]) return false;
+    return true;
+  }
+
+  private differsOnShared(s: Uint8Array): boolean {
+    for (let i = 0; i < this.n; i++) if (this.shared[i] && s[i] !== this.truth[i]) return true;
+    return false;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Scatter placement: drop random shapes over a region, scanning its cells in row-major order.
+ * At each uncovered cell, shapes are tried with their top-left corner jittered up/left by 0–2
+ * cells, so each new tile overlaps the tiles above and to its left (shared cells are what let a
+ * solved neighbour pin a tile). A few reserved "lakes" make real holes; cells where no shape fits
+ * stay holes too. Every accepted tile shares at least two cells with earlier ones (the first tile
+ * of a region excepted) and at most a set share of its cells; no cell is covered more than twice.
+ */
+import { mForCellCount } from "../types";
+import type { Rng } from "../random";
+import type { Canvas, CanvasTile } from "./canvas";
+import { draftMask, randomShape, MIN_SIDE, MAX_SIDE } from "./shapes";
+
+export interface Region {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface PlacementOptions {
+  /** Reserve random holes ("lakes") before placing. */
+  lakes: boolean;
+  /** Largest share of a new tile's cells that may already be covered, as a percentage. */
+  maxOverlapPct: number;
+  /** Only cells for which this holds may anchor a new tile (others may still be covered). */
+  anchorOk?: (x: number, y: number) => boolean;
+  /** Shape attempts per anchor cell. */
+  attempts?: number;
+}
+
+export function reserveLakes(canvas: Canvas, rng: Rng, region: Region): void {
+  const lakes = 1 + Math.floor((region.w * region.h) / 700);
+  for (let i = 0; i < lakes; i++) {
+    const lw = rng.range(2, 5);
+    const lh = rng.range(2, 5);
+    if (lw > region.w || lh > region.h) continue;
+    const x = region.x + rng.int(region.w - lw + 1);
+    const y = region.y + rng.int(region.h - lh + 1);
+    for (let yy = y; yy < y + lh; yy++) for (let xx = x; xx < x + lw; xx++) canvas.blocked[yy * canvas.G + xx] = 1;
+  }
+}
+
+/** Place shapes over the region; returns the new tiles in placement order. */
+export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: PlacementOptions): CanvasTile[] {
+  const G = canvas.G;
+  const placed: CanvasTile[] = [];
+  if (region.w < MIN_SIDE || region.h < MIN_SIDE) return placed;
+  if (opts.lakes) reserveLakes(canvas, rng, region);
+  const attempts = opts.attempts ?? 14;
+  let anyCovered = false;
+  for (let y = region.y; y < region.y + region.h && !anyCovered; y++) {
+    for (let x = region.x; x < region.x + region.w; x++) if (canvas.cover[y * G + x]) anyCovered = true;
+  }
+  const maxW = Math.min(MAX_SIDE, region.w);
+  const maxH = Math.min(MAX_SIDE, region.h);
+  for (let cy = region.y; cy < region.y + region.h; cy++) {
+    for (let cx = region.x; cx < region.x + region.w; cx++) {
+      const anchor = cy * G + cx;
+      if (canvas.cover[anchor] || canvas.blocked[anchor]) continue;
+      if (opts.anchorOk && !opts.anchorOk(cx, cy)) continue;
+      for (let a = 0; a < attempts; a++) {
+        const d = randomShape(rng, maxW, maxH);
+        const mask = draftMask(d);
+        let ax = 0;
+        while (!mask[ax]) ax++; // first covered cell of the top row
+        const x0 = cx - ax - rng.int(3);
+        const y0 = cy - rng.int(3);
+        if (x0 < region.x || y0 < region.y || x0 + d.w > region.x + region.w || y0 + d.h > region.y + region.h) continue;
+        if (!mask[(cy - y0) * d.w + (cx - x0)]) continue;
+        let cells = 0;
+        let overlap = 0;
+        let bad = false;
+        for (let ly = 0; ly < d.h && !bad; ly++) {
+          for (let lx = 0; lx < d.w; lx++) {
+            if (!mask[ly * d.w + lx]) continue;
+            const c = (y0 + ly) * G + x0 + lx;
+            if (canvas.blocked[c] || canvas.cover[c] >= 2) {
+              bad = true;
+              break;
+            }
+            cells++;
+            if (canvas.cover[c]) overlap++;
+          }
+        }
+        if (bad) continue;
+        if (anyCovered && overlap < 2) continue;
+        if (overlap * 100 > cells * opts.maxOverlapPct) continue;
+        placed.push(canvas.addTile({ x0, y0, w: d.w, h: d.h, rects: d.rects }, d.kind, mForCellCount(cells)));
+        anyCovered = true;
+        break;
+      }
+    }
+  }
+  return placed;
+}

@@ -1,0 +1,86 @@
+/**
+ * One stage of generation over a region: place (or take) tiles, fill them, choose their givens.
+ * Each stage draws from its own streams (`<label>/place`, `/fill`, `/givens`), so a chunk or a
+ * ring's seams can be regenerated on its own. The stage is an async generator that yields after
+ * bounded units of work (a batch of tiles), reporting its progress in percent; the result does
+ * not depend on how the yields are scheduled.
+ */
+import { rngFor } from "../random";
+import type { Canvas, CanvasTile } from "./canvas";
+import { fillTile, type FillStats } from "./fill";
+import { GivensReducer } from "./givens";
+import { placeScatter, type PlacementOptions, type Region } from "./placement";
+
+const FILL_BATCH = 16;
+const GIVENS_BATCH = 6;
+
+export interface StageSpec {
+  label: string;
+  region: Region;
+  /** Scatter placement options; when absent, `tiles` are the stage's tiles. */
+  place?: PlacementOptions;
+  tiles?: CanvasTile[];
+}
+
+export interface StageReport extends FillStats {
+  placed: number;
+  givensDropped: number;
+  counts: number;
+}
+
+export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, report: StageReport): AsyncGenerator<number, CanvasTile[]> {
+  const [rPlace, rFill, rGivens] = await Promise.all([
+    rngFor(seed, `${spec.label}/place`),
+    rngFor(seed, `${spec.label}/fill`),
+    rngFor(seed, `${spec.label}/givens`),
+  ]);
+  // Everything decided before this stage is final.
+  for (const t of canvas.tiles) if (t.state === "filled") t.locked = true;
+  const tiles = spec.place ? placeScatter(canvas, rPlace, spec.region, spec.place) : (spec.tiles ?? []);
+  report.placed += tiles.length;
+  yield 10;
+
+  for (let i = 0; i < tiles.length; i++) {
+    if (tiles[i].state === "placed") fillTile(canvas, tiles[i], rFill, report);
+    if ((i + 1) % FILL_BATCH === 0) yield 10 + Math.floor((40 * (i + 1)) / tiles.length);
+  }
+  yield 50;
+
+  // Givens, in stage order; a tile that cannot get valid givens is dropped and the stage tiles
+  // next to it are redone (their shared cells changed).
+  const inStage = new Set(tiles.map((t) => t.key));
+  const queue = tiles.filter((t) => t.state === "filled");
+  let done = 0;
+  while (queue.length > 0) {
+    const t = queue.shift() as CanvasTile;
+    if (t.state !== "filled") continue;
+    let givens: number[] | null = null;
+    if (t.cells.some((c) => canvas.cover[c] >= 2)) {
+      const reducer = new GivensReducer({
+        shape: { id: t.key, x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects },
+        G: canvas.G,
+        cells: t.cells,
+        solution: canvas.solution,
+        isShared: (c) => canvas.cover[c] >= 2,
+        m: t.m,
+      });
+      givens = reducer.run(rGivens);
+      report.counts += reducer.counts;
+    }
+    if (givens) t.givens = givens;
+    else {
+      const nbs = canvas.neighbours(t);
+      canvas.drop(t);
+      report.givensDropped++;
+      for (const n of nbs) {
+        const nt = canvas.tiles[n];
+        if (inStage.has(n) && nt.givens && !queue.includes(nt)) {
+          nt.givens = null;
+          queue.push(nt);
+        }
+      }
+    }
+    if (++done % GIVENS_BATCH === 0) yield Math.min(99, 50 + Math.floor((50 * done) / tiles.length));
+  }
+  return tiles.filter((t) => t.state === "filled");
+}
