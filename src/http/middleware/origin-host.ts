@@ -42,10 +42,8 @@ export function isOriginAllowed(origin: string, requestUrl: URL, allowed: string
  * never loopback and only this Worker's own routes reach it, so any Host routed here is genuine.
  */
 export function isHostAllowed(request: Request, allowed: string[]): boolean {
-  const host = request.headers.get("host");
-  if (!host) return true; // workerd always sets it; a synthetic test request may not
-  const hostname = hostnameOf(host);
-  if (hostname === undefined) return false;
+  // workerd builds the request URL from the Host header, so the URL's hostname is the Host.
+  const hostname = new URL(request.url).hostname.toLowerCase();
   if (isLoopbackHostname(hostname)) return true;
   const client = request.headers.get("cf-connecting-ip");
   if (client === null || !isLoopbackAddress(client)) return true;
@@ -59,7 +57,7 @@ export function isHostAllowed(request: Request, allowed: string[]): boolean {
 export const originHostGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const allowed = parseAllowedOrigins(c.env.ALLOWED_ORIGINS);
   if (!isHostAllowed(c.req.raw, allowed)) {
-    return jsonRpcErrorResponse(403, SERVER_ERROR, `Forbidden: Host ${c.req.header("host")} is not served here`);
+    return jsonRpcErrorResponse(403, SERVER_ERROR, `Forbidden: host ${new URL(c.req.url).host} is not served to local clients (add it to ALLOWED_ORIGINS)`);
   }
   const origin = c.req.header("origin");
   if (origin !== undefined && origin !== "" && !isOriginAllowed(origin, new URL(c.req.url), allowed)) {
@@ -67,14 +65,6 @@ export const originHostGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
-
-function hostnameOf(host: string): string | undefined {
-  try {
-    return new URL(`http://${host}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
 
 function hostnameOfOrigin(entry: string): string | undefined {
   if (!entry.includes("://")) return entry;
