@@ -114,7 +114,7 @@ export class IdentityObject extends DurableObject<Env> {
     this.sql.exec("DELETE FROM used_signatures WHERE expires_at < ?", nowMs);
     const seen = this.sql.exec("SELECT 1 FROM used_signatures WHERE digest = ?", digest).toArray().length > 0;
     if (seen) {
-      const what = kind === "join" ? "replayed proof: this join proof was already used; sign a fresh one" : "replayed request: this signed request was already used; sign a fresh one (a new ts)";
+      const what = kind === "join" ? "replayed proof: this join proof was already used; sign a new one (a proof for the same game, key, minute and session is always the same, so sign for the next minute or use another session)" : "replayed request: this signed request was already used; sign a fresh one (a new ts)";
       return { ok: false, code: "replayed", message: what };
     }
     this.sql.exec("INSERT INTO used_signatures (digest, kind, expires_at) VALUES (?, ?, ?)", digest, kind, expiresAtMs);

@@ -11,9 +11,11 @@ import { newToken, tokenHash } from "./tokens";
 export type KeyErrorCode = "bad_input" | "bad_signature" | "wrong_host" | "stale_timestamp" | "key_mismatch" | "replayed";
 export type KeyError = { ok: false; status: 400 | 401 | 409; code: KeyErrorCode; message: string };
 
-const ts = z.union([z.number().int().nonnegative(), z.string().regex(/^[0-9]{1,12}$/).transform(Number)], {
-  error: "ts must be unix seconds (an integer)",
-});
+const TS_MESSAGE = "ts must be unix seconds (an integer)";
+const ts = z.union(
+  [z.number(TS_MESSAGE).int(TS_MESSAGE).nonnegative(TS_MESSAGE).max(1e12, TS_MESSAGE), z.string(TS_MESSAGE).regex(/^[0-9]{1,12}$/, TS_MESSAGE).transform(Number)],
+  { error: TS_MESSAGE },
+);
 const base = {
   publicKey: z.string({ error: "publicKey is required: the raw 32-byte ed25519 public key in base64" }).max(4096),
   ts,
