@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Mosaic identity helper (SPEC §8): makes an ed25519 machine key, mints bearer tokens, sets the
+// display name, makes join proofs and prints the MCP client configuration.
+// Plain Node 20 or later, no dependencies. Run with --help for usage.
+import { createHash, createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+
+const USAGE = `usage: mosaic-identity <command> [options]
+
+commands:
+  init                       make the key file if it does not exist; print the machine id
+  show                       print the machine id and public key
+  token  <server-url>        mint a bearer token (replaces the previous one), store it in the
+                             key file and print the MCP client configuration (JSON) on stdout
+  config <server-url>        print the MCP client configuration with the stored token
+  whoami <server-url>        ask the server which machine the stored token proves
+  name   <server-url> <name> set the machine's display name
+  proof  <game-id> [session] print join's identity arguments with a fresh proof (JSON)
+
+options:
+  --file PATH, --config PATH the key file (default: $MOSAIC_IDENTITY, else
+                             $MOSAIC_CONFIG_HOME/identity.json, else ~/.config/mosaic/identity.json)
+  --help                     this text`;
+
+function fail(message) {
+  process.stderr.write(`mosaic-identity: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const positional = [];
+  let file;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--help" || a === "-h") {
+      process.stdout.write(USAGE + "\n");
+      process.exit(0);
+    } else if (a === "--file" || a === "--config") {
+      file = argv[++i];
+      if (!file) fail(`${a} needs a path`);
+    } else if (a.startsWith("--file=") || a.startsWith("--config=")) {
+      file = a.slice(a.indexOf("=") + 1);
+    } else if (a.startsWith("--")) {
+      fail(`unknown option ${a}\n\n${USAGE}`);
+    } else positional.push(a);
+  }
+  const home = process.env.MOSAIC_CONFIG_HOME || join(homedir(), ".config", "mosaic");
+  return { positional, file: file || process.env.MOSAIC_IDENTITY || join(home, "identity.json") };
+}
+
+function machineIdOf(rawPublicKey) {
+  return "m-" + createHash("sha256").update(rawPublicKey).digest("hex").slice(0, 16);
+}
+
+function readIdentity(file) {
+  if (!existsSync(file)) fail(`no key file at ${file}; run 'mosaic-identity init' first`);
+  let id;
+  try {
+    id = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    fail(`${file} is not valid JSON (${e.message})`);
+  }
+  if (typeof id.publicKey !== "string" || typeof id.privateKey !== "string") fail(`${file} lacks publicKey/privateKey`);
+  const raw = Buffer.from(id.publicKey, "base64");
+  if (raw.length !== 32) fail(`${file}: publicKey is not a raw 32-byte key in base64`);
+  id.machine_id = machineIdOf(raw);
+  id.key = createPrivateKey(id.privateKey);
+  return id;
+}
+
+/** Writes the key file atomically and readable by its owner only. */
+function writeIdentity(file, id) {
+  const { key: _key, ...stored } = id;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+function serverUrl(text) {
+  if (!text) fail("a server URL is required, e.g. http://127.0.0.1:8787");
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    fail(`not a URL: ${text}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") fail(`the server URL must be http(s): ${text}`);
+  return url;
+}
+
+async function postJson(url, body) {
+  let res;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  } catch (e) {
+    fail(`cannot reach ${url}: ${e.cause?.message ?? e.message}`);
+  }
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status} from ${url}`);
+  return json;
+}
+
+const signB64url = (id, message) => sign(null, Buffer.from(message, "utf8"), id.key).toString("base64url");
+
+function mcpConfig(origin, token) {
+  return JSON.stringify({ mcpServers: { mosaic: { type: "http", url: `${origin}/mcp`, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+}
+
+const commands = {
+  init(file) {
+    if (existsSync(file)) {
+      const id = readIdentity(file);
+      process.stdout.write(`${file} exists; keeping it. machine ${id.machine_id}\n`);
+      return;
+    }
+    const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+    const raw = publicKey.export({ format: "der", type: "spki" }).subarray(12);
+    const id = { machine_id: machineIdOf(raw), publicKey: raw.toString("base64"), privateKey: privateKey.export({ format: "pem", type: "pkcs8" }) };
+    writeIdentity(file, id);
+    process.stdout.write(`created ${file}\nmachine ${id.machine_id}\n`);
+  },
+
+  show(file) {
+    const id = readIdentity(file);
+    process.stdout.write(`machine ${id.machine_id}\npublic key ${id.publicKey}\n`);
+  },
+
+  async token(file, [server]) {
+    const url = serverUrl(server);
+    const id = readIdentity(file);
+    const ts = Math.floor(Date.now() / 1000);
+    const answer = await postJson(new URL("/api/keys/auth", url), { publicKey: id.publicKey, ts, sig: signB64url(id, `mosaic-key-auth:${url.host}:${ts}`) });
+    id.tokens = { ...(id.tokens ?? {}), [url.origin]: answer.token };
+    writeIdentity(file, id);
+    process.stderr.write(`minted a token for ${answer.machine_id} at ${url.origin} (stored in ${file}); MCP client configuration:\n`);
+    process.stdout.write(mcpConfig(url.origin, answer.token) + "\n");
+  },
+
+  config(file, [server]) {
+    const url = serverUrl(server);
+    const token = readIdentity(file).tokens?.[url.origin];
+    if (!token) fail(`no token stored for ${url.origin}; run 'mosaic-identity token ${url.origin}'`);
+    process.stdout.write(mcpConfig(url.origin, token) + "\n");
+  },
+
+  async whoami(file, [server]) {
+    const url = serverUrl(server);
+    const token = readIdentity(file).tokens?.[url.origin];
+    if (!token) fail(`no token stored for ${url.origin}; run 'mosaic-identity token ${url.origin}'`);
+    const res = await fetch(new URL("/api/keys/whoami", url), { headers: { authorization: `Bearer ${token}` } });
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status}`);
+    process.stdout.write(JSON.stringify(json) + "\n");
+  },
+
+  async name(file, [server, name]) {
+    const url = serverUrl(server);
+    if (!name) fail("a name is required");
+    const id = readIdentity(file);
+    const ts = Math.floor(Date.now() / 1000);
+    const answer = await postJson(new URL("/api/keys/name", url), { publicKey: id.publicKey, ts, name, sig: signB64url(id, `mosaic-key-name:${url.host}:${ts}:${name}`) });
+    process.stdout.write(`${answer.machine_id} is now named "${answer.name}"\n`);
+  },
+
+  proof(file, [gameId, session = "1"]) {
+    if (!gameId || !/^[a-zA-Z0-9_-]{1,80}$/.test(gameId)) fail("a game id is required (letters, digits, _ and -)");
+    const id = readIdentity(file);
+    const minute = Math.floor(Date.now() / 60_000);
+    const proof = sign(null, Buffer.from(`mosaic-join|${gameId}|${id.publicKey}|${minute}|${session}`), id.key).toString("base64");
+    process.stdout.write(JSON.stringify({ game_id: gameId, machine_id: id.machine_id, public_key: id.publicKey, proof, session }) + "\n");
+  },
+};
+
+const { positional, file } = parseArgs(process.argv.slice(2));
+const [command, ...rest] = positional;
+if (!command) {
+  process.stdout.write(USAGE + "\n");
+  process.exit(0);
+}
+if (!Object.hasOwn(commands, command)) fail(`unknown command '${command}'\n\n${USAGE}`);
+await commands[command](file, rest);
