@@ -65,12 +65,17 @@ export interface RefereeEvent {
   [detail: string]: unknown;
 }
 
+/**
+ * `event` is null when the write was answered but changed nothing (a rejoin, a repeated reveal,
+ * a commit whose cells were all ignored): the revision did not move and nothing is logged.
+ */
 export type WriteResult =
-  | { ok: true; answer: Record<string, unknown>; event: RefereeEvent }
+  | { ok: true; answer: Record<string, unknown>; event: RefereeEvent | null }
   | { ok: false; error: RefereeError };
 
 /** observe scopes (SPEC §4.7). */
 export interface ObserveQuery {
+  /** With `rect`, sets whose fog view and health apply; alone, the `{agent}` scope. */
   agent?: string;
   rect?: [number, number, number, number];
   full?: boolean;

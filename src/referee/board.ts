@@ -1,0 +1,165 @@
+import { CoverageIndex } from "../engine/geometry";
+import type { Field, Tile } from "../engine/types";
+import type { ForcingOracle } from "./forcing";
+import { SpatialIndex } from "./spatial";
+
+export const HIDDEN = 0;
+export const REVEALED = 1;
+export const SOLVED = 2;
+export type TileStatusName = "hidden" | "revealed" | "solved";
+export const STATUS_NAMES: readonly TileStatusName[] = ["hidden", "revealed", "solved"];
+
+/** Origin of a known cell: a given of a revealed tile, or the index of the committing machine (≥ 0). */
+export const ORIGIN_NONE = -1;
+export const ORIGIN_GIVEN = -2;
+
+/**
+ * The field's play state: which tiles are hidden/revealed/solved and by whom, which cells are
+ * known and where their value came from, and when each tile last changed (for scoped conflicts,
+ * SPEC §4.9). Mutations record the tiles they touch in `touched`; the façade stamps them with
+ * the new revision once a write is applied.
+ */
+export class Board {
+  readonly G: number;
+  readonly tiles: Tile[];
+  readonly solution: Uint8Array;
+  readonly coverage: CoverageIndex;
+  readonly spatial: SpatialIndex;
+  readonly status: Uint8Array;
+  /** Agent index that solved / revealed each tile, -1 if none. */
+  readonly solver: Int32Array;
+  readonly revealer: Int32Array;
+  /** Revision at which each tile last changed (status or one of its cells). */
+  readonly changedAt: Int32Array;
+  /** Unknown cells left per tile. */
+  readonly unknown: Int32Array;
+  /** -1 unknown, else the cell's accepted value. */
+  readonly known: Int8Array;
+  readonly origin: Int32Array;
+  /** 1 when the cell is a given of some revealed tile. */
+  readonly givenShown: Uint8Array;
+  /** Solved tiles in the order they were solved. */
+  readonly solvedOrder: number[] = [];
+  knownCount = 0;
+  /** Tiles touched by the write in progress. */
+  readonly touched = new Set<number>();
+  private readonly neighbourCache: Array<number[] | undefined>;
+
+  constructor(field: Field, readonly oracle: ForcingOracle) {
+    this.G = field.G;
+    this.tiles = field.tiles;
+    this.solution = field.solution;
+    const T = field.tiles.length;
+    this.coverage = new CoverageIndex(field.G);
+    this.spatial = new SpatialIndex(field.G);
+    this.status = new Uint8Array(T);
+    this.solver = new Int32Array(T).fill(-1);
+    this.revealer = new Int32Array(T).fill(-1);
+    this.changedAt = new Int32Array(T);
+    this.unknown = new Int32Array(T);
+    this.neighbourCache = new Array(T);
+    const cells = field.G * field.G;
+    this.known = new Int8Array(cells).fill(-1);
+    this.origin = new Int32Array(cells).fill(ORIGIN_NONE);
+    this.givenShown = new Uint8Array(cells);
+    for (let i = 0; i < T; i++) {
+      const tile = field.tiles[i];
+      if (tile.id !== i) throw new Error(`tile at index ${i} has id ${tile.id}`);
+      this.coverage.addTile(i, tile.cellIds);
+      this.spatial.add(i, tile);
+      this.unknown[i] = tile.cellIds.length;
+      oracle.addTile(tile);
+    }
+  }
+
+  get tileCount(): number {
+    return this.tiles.length;
+  }
+
+  inField(cell: number): boolean {
+    return Number.isInteger(cell) && cell >= 0 && cell < this.G * this.G;
+  }
+
+  neighbours(tileId: number): number[] {
+    let n = this.neighbourCache[tileId];
+    if (!n) {
+      n = this.coverage.neighbours(tileId);
+      this.neighbourCache[tileId] = n;
+    }
+    return n;
+  }
+
+  /** Is `cell` one of the givens of `tileId`? (givens are ascending) */
+  isGivenOf(tileId: number, cell: number): boolean {
+    const g = this.tiles[tileId].givens;
+    let lo = 0;
+    let hi = g.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (g[mid] === cell) return true;
+      if (g[mid] < cell) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  setKnown(cell: number, value: 0 | 1, origin: number): void {
+    this.known[cell] = value;
+    this.origin[cell] = origin;
+    this.knownCount++;
+    for (const t of this.coverage.tilesOf(cell)) {
+      this.unknown[t]--;
+      this.touched.add(t);
+    }
+    this.oracle.setKnown(cell, value);
+  }
+
+  clearKnown(cell: number): void {
+    this.known[cell] = -1;
+    this.origin[cell] = ORIGIN_NONE;
+    this.knownCount--;
+    for (const t of this.coverage.tilesOf(cell)) {
+      this.unknown[t]++;
+      this.touched.add(t);
+    }
+    this.oracle.clearKnown(cell);
+  }
+
+  /** Reveal a hidden tile: its givens become known. Returns the givens that were unknown before. */
+  reveal(tileId: number, agent: number): void {
+    this.status[tileId] = REVEALED;
+    this.revealer[tileId] = agent;
+    this.touched.add(tileId);
+    this.oracle.reveal(tileId);
+    for (const cell of this.tiles[tileId].givens) {
+      this.givenShown[cell] = 1;
+      if (this.known[cell] === -1) this.setKnown(cell, this.solution[cell] as 0 | 1, ORIGIN_GIVEN);
+    }
+  }
+
+  /** A revealed tile with no unknown cell left: mark it solved. */
+  markSolved(tileId: number, agent: number): void {
+    this.status[tileId] = SOLVED;
+    this.solver[tileId] = agent;
+    this.solvedOrder.push(tileId);
+    this.touched.add(tileId);
+  }
+
+  /** Revealed, unsolved tiles covering `cell` whose cells are now all known (ascending). */
+  completedAt(cell: number): number[] {
+    const out: number[] = [];
+    for (const t of this.coverage.tilesOf(cell)) if (this.status[t] === REVEALED && this.unknown[t] === 0) out.push(t);
+    return out;
+  }
+
+  /** Tiles covering a cell, ascending. */
+  tilesOf(cell: number): number[] {
+    return this.coverage.tilesOf(cell);
+  }
+
+  /** Stamp every tile touched by the write just applied with its revision. */
+  stampTouched(rev: number): void {
+    for (const t of this.touched) this.changedAt[t] = rev;
+    this.touched.clear();
+  }
+}

@@ -1,0 +1,154 @@
+import { conflictCheck, seatedCaller } from "./access";
+import { REVEALED } from "./board";
+import type { ForcingRule } from "./forcing";
+import { solveTile, type Meet } from "./solve";
+import type { HandlerResult, RefereeState } from "./state";
+import type { WriteInput } from "./types";
+import { bad, checkCell, checkIntent, MAX_COMMIT_CELLS } from "./validate";
+
+type CommitInput = Extract<WriteInput, { type: "commit" }>;
+
+export type IgnoreReason = "duplicate" | "hole" | "given" | "known" | "not_revealed" | "off_frontier";
+
+export interface AcceptedCell {
+  id: number;
+  v: 0 | 1;
+  class: "forced" | "guess";
+  rule?: ForcingRule;
+}
+
+/**
+ * Judge a batch of cells in order (SPEC §4.4, §4.5). A wrong cell counts against the machine's
+ * health; if it dies, judging stops at the killing cell and the rest is unevaluated. An accepted
+ * cell becomes known at once, so later cells of the batch are classified with it known.
+ */
+export function commit(state: RefereeState, input: CommitInput, atMs: number): HandlerResult {
+  const caller = seatedCaller(state, input.machineId, input.agent);
+  if (!caller.ok) return caller;
+  const { board, groups, rules } = state;
+  const cells = input.cells;
+  if (!Array.isArray(cells) || cells.length === 0) return { ok: false, error: bad("cells must be a non-empty list of [cell_id, 0|1] pairs") };
+  if (cells.length > MAX_COMMIT_CELLS) {
+    return { ok: false, error: { code: "too_large", message: `a commit carries at most ${MAX_COMMIT_CELLS} cells; this one has ${cells.length}` } };
+  }
+  for (let i = 0; i < cells.length; i++) {
+    const pair: unknown = cells[i];
+    if (!Array.isArray(pair) || pair.length !== 2) return { ok: false, error: bad(`cells[${i}] must be a [cell_id, 0|1] pair`) };
+    const cellError = checkCell(pair[0], board.G, `cells[${i}]`);
+    if (cellError) return { ok: false, error: cellError };
+    if (pair[1] !== 0 && pair[1] !== 1) return { ok: false, error: bad(`cells[${i}]: value must be 0 or 1`) };
+  }
+  const intentError = checkIntent(input.intent);
+  if (intentError) return { ok: false, error: intentError };
+  const touched = new Set<number>();
+  for (const [cell] of cells) for (const t of board.tilesOf(cell)) touched.add(t);
+  const conflict = conflictCheck(state, input.expectedRevision, touched);
+  if (conflict) return { ok: false, error: conflict };
+
+  const { agent, machine } = caller;
+  const health = machine.health;
+  const rev = state.revision + 1;
+  const accepted: AcceptedCell[] = [];
+  const rejected: Array<{ id: number; reason: "wrong" | "guess"; v: 0 | 1 }> = [];
+  const ignored: Array<{ id: number; reason: IgnoreReason }> = [];
+  const unevaluated: number[] = [];
+  const solved: number[] = [];
+  const meets: Meet[] = [];
+  const seen = new Set<number>();
+  let reward = 0;
+  let changed = false;
+  let died = false;
+
+  for (const [cell, v] of cells) {
+    if (died) {
+      unevaluated.push(cell);
+      continue;
+    }
+    const reason = ignoreReason(state, agent.index, cell, seen);
+    seen.add(cell);
+    if (reason) {
+      ignored.push({ id: cell, reason });
+      continue;
+    }
+    if (board.solution[cell] !== v) {
+      rejected.push({ id: cell, reason: "wrong", v });
+      machine.wrong++;
+      changed = true;
+      died = health.record(cell, true, atMs, rev);
+      continue;
+    }
+    const forcing = board.oracle.forcedValue(cell);
+    const forced = forcing !== null && forcing.value === v;
+    if (!forced && rules.guess === "reject") {
+      rejected.push({ id: cell, reason: "guess", v });
+      continue;
+    }
+    board.setKnown(cell, v, machine.index);
+    changed = true;
+    machine.accepted++;
+    if (forced) {
+      machine.forced++;
+      accepted.push({ id: cell, v, class: "forced", rule: forcing.rule });
+    } else {
+      machine.guesses++;
+      accepted.push({ id: cell, v, class: "guess" });
+    }
+    died = health.record(cell, false, atMs, rev);
+    for (const t of board.completedAt(cell)) {
+      solved.push(t);
+      reward += board.tiles[t].cellIds.length;
+      meets.push(...solveTile(state, t, agent));
+    }
+  }
+
+  const report = health.report();
+  const answer: Record<string, unknown> = {
+    revision: changed ? rev : state.revision,
+    status: state.status,
+    accepted,
+    rejected,
+    ignored,
+    unevaluated,
+    solved,
+    meets,
+    reward,
+    frontier: groups.frontierOf(agent.index),
+    health: report,
+  };
+  if (report.state === "dead") {
+    answer.note = `machine ${machine.id} died on this field: judging stopped at the cell that crossed the limit; no more writes today`;
+  } else if (report.state === "warning") {
+    answer.note = `health warning: ${report.wrong} wrong of the last ${report.window} counted cells (${(report.rate_bp / 100).toFixed(2)} %); at 4 % the machine dies`;
+  }
+  if (!changed) return { ok: true, answer, changed: false };
+  const event: Record<string, unknown> = {
+    intent: input.intent,
+    accepted,
+    // The public log carries rejected cells without their values (SPEC §4.8).
+    rejected: rejected.map((r) => ({ id: r.id, reason: r.reason })),
+    ignored,
+    unevaluated,
+    solved,
+    meets,
+    reward,
+    health: health.eventSummary(),
+  };
+  if (died) event.died = true;
+  return { ok: true, answer, changed: true, event };
+}
+
+/** Why a cell is ignored (no verdict, no health effect), or null when it is judged. */
+function ignoreReason(state: RefereeState, agentIndex: number, cell: number, seen: Set<number>): IgnoreReason | null {
+  const { board, groups } = state;
+  if (seen.has(cell)) return "duplicate";
+  const tiles = board.tilesOf(cell);
+  if (tiles.length === 0) return "hole";
+  if (board.known[cell] !== -1) return board.givenShown[cell] ? "given" : "known";
+  let revealed = false;
+  for (const t of tiles) {
+    if (board.status[t] !== REVEALED) continue;
+    revealed = true;
+    if (groups.onFrontier(agentIndex, t)) return null;
+  }
+  return revealed ? "off_frontier" : "not_revealed";
+}

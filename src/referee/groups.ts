@@ -1,0 +1,116 @@
+/**
+ * Groups of agents and their frontiers (SPEC §4.2), as a union-find over agent indices.
+ *
+ * A group's frontier is each member's seed tile while unsolved plus every unsolved tile sharing
+ * a cell with a tile the group solved. Each root keeps a candidate set of frontier tiles; solved
+ * tiles are dropped from every group's set as they are solved, so the set is exactly the frontier.
+ * When a tile solved by one group shares a cell with a tile solved by another, the two merge
+ * (union by size; the merged sets are joined small-into-large).
+ */
+export interface GroupData {
+  /** Member agent indices, ascending. */
+  members: number[];
+  /** Tiles the group solved, in solve order. */
+  territory: number[];
+  /** Unsolved tiles on the frontier. */
+  frontier: Set<number>;
+}
+
+export class Groups {
+  private readonly parent: number[] = [];
+  private readonly data: Array<GroupData | null> = [];
+  /** Live roots, for dropping a newly solved tile from every frontier. */
+  private readonly roots = new Set<number>();
+
+  /** A new agent forms its own group, its seed tile (if any) on the frontier. */
+  add(agent: number, seedTile: number | null): void {
+    if (agent !== this.parent.length) throw new Error(`agent ${agent} added out of order`);
+    this.parent.push(agent);
+    const frontier = new Set<number>();
+    if (seedTile !== null) frontier.add(seedTile);
+    this.data.push({ members: [agent], territory: [], frontier });
+    this.roots.add(agent);
+  }
+
+  find(agent: number): number {
+    let root = agent;
+    while (this.parent[root] !== root) root = this.parent[root];
+    while (this.parent[agent] !== root) {
+      const next = this.parent[agent];
+      this.parent[agent] = root;
+      agent = next;
+    }
+    return root;
+  }
+
+  group(agent: number): GroupData {
+    return this.data[this.find(agent)] as GroupData;
+  }
+
+  /** Roots of all groups, in creation order. */
+  rootList(): number[] {
+    return [...this.roots];
+  }
+
+  onFrontier(agent: number, tile: number): boolean {
+    return this.group(agent).frontier.has(tile);
+  }
+
+  /** Sorted frontier of the agent's group. */
+  frontierOf(agent: number): number[] {
+    return [...this.group(agent).frontier].sort((a, b) => a - b);
+  }
+
+  /**
+   * Record that `agent`'s group solved `tile`: it leaves every frontier, joins the group's
+   * territory, and its unsolved neighbours join the group's frontier.
+   */
+  solved(agent: number, tile: number, unsolvedNeighbours: readonly number[]): void {
+    for (const root of this.roots) (this.data[root] as GroupData).frontier.delete(tile);
+    const g = this.group(agent);
+    g.territory.push(tile);
+    for (const n of unsolvedNeighbours) g.frontier.add(n);
+  }
+
+  /** Merge the groups of two agents; returns the members of b's former group, or null if already one. */
+  merge(a: number, b: number): number[] | null {
+    let ra = this.find(a);
+    let rb = this.find(b);
+    if (ra === rb) return null;
+    const met = [...(this.data[rb] as GroupData).members];
+    let da = this.data[ra] as GroupData;
+    let db = this.data[rb] as GroupData;
+    if (da.members.length + da.territory.length < db.members.length + db.territory.length) {
+      [ra, rb] = [rb, ra];
+      [da, db] = [db, da];
+    }
+    this.parent[rb] = ra;
+    da.members = mergeSorted(da.members, db.members);
+    for (const t of db.territory) da.territory.push(t);
+    for (const t of db.frontier) da.frontier.add(t);
+    this.data[rb] = null;
+    this.roots.delete(rb);
+    return met;
+  }
+
+  /** Compact state for the digest. */
+  digestParts(): number[] {
+    const out: number[] = [];
+    for (const r of this.roots) {
+      const g = this.data[r] as GroupData;
+      out.push(r, ...g.members, -1, ...g.territory, -2, ...[...g.frontier].sort((x, y) => x - y), -3);
+    }
+    return out;
+  }
+}
+
+function mergeSorted(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}

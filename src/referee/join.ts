@@ -1,0 +1,101 @@
+import { deadError } from "./access";
+import { chooseSeed } from "./seed-choice";
+import { agentId, MAX_SESSIONS, type Agent } from "./seats";
+import type { HandlerResult, RefereeState } from "./state";
+import type { WriteInput } from "./types";
+import { bad, checkLabel, isRecord, MAX_TAGS } from "./validate";
+
+type JoinInput = Extract<WriteInput, { type: "join" }>;
+
+/**
+ * Seat an agent (SPEC §4.1). A rejoin with the same machine and session answers the same agent
+ * and seed and changes nothing; a machine may seat at most 3 distinct sessions per field over
+ * the day.
+ */
+export function join(state: RefereeState, input: JoinInput, atMs: number): HandlerResult {
+  const invalid = checkJoin(input);
+  if (invalid) return { ok: false, error: bad(invalid) };
+  const { seats, board, groups } = state;
+  const existing = seats.agent(agentId(input.machineId, input.session));
+  const machine = seats.machine(input.machineId);
+  if (machine?.health.dead) return { ok: false, error: deadError(machine) };
+  if (existing) return { ok: true, answer: joinAnswer(state, existing, state.revision), changed: false };
+  if (machine && machine.sessions.length >= MAX_SESSIONS) {
+    return {
+      ok: false,
+      error: bad(
+        `machine ${input.machineId} has already seated ${MAX_SESSIONS} sessions on this field today (${machine.sessions.join(", ")}); ` +
+          `rejoin with one of them`,
+      ),
+    };
+  }
+
+  const otherSeeds: number[] = [];
+  for (const a of seats.agents) if (a.seed !== null) otherSeeds.push(a.seed);
+  const seed = chooseSeed(board, state.seed, seats.agents.length, otherSeeds);
+  const rev = state.revision + 1;
+  const agent = seats.seat(seats.machineOrCreate(input.machineId), {
+    session: input.session,
+    name: input.name,
+    model: input.model,
+    harness: input.harness,
+    harnessSource: input.harnessSource,
+    tags: [...input.tags],
+    verified: input.verified,
+    seed,
+    joinedAt: atMs,
+    joinedRev: rev,
+  });
+  groups.add(agent.index, seed);
+  return {
+    ok: true,
+    answer: joinAnswer(state, agent, rev),
+    changed: true,
+    event: {
+      agent: agent.id,
+      machine: input.machineId,
+      session: input.session,
+      name: input.name,
+      model: input.model,
+      harness: input.harness,
+      harness_source: input.harnessSource,
+      tags: [...input.tags],
+      verified: input.verified,
+      seed_tile: seed,
+    },
+  };
+}
+
+function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record<string, unknown> {
+  const t = agent.seed === null ? null : state.board.tiles[agent.seed];
+  return {
+    agent: agent.id,
+    seed_tile: t && { id: t.id, cells: t.cellIds.length, x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects, m: t.m },
+    revision,
+    verified: agent.verified,
+    harness: agent.harness,
+    harness_source: agent.harnessSource,
+  };
+}
+
+function checkJoin(input: JoinInput): string | null {
+  if (!isRecord(input)) return "join input must be an object";
+  for (const [name, required] of [
+    ["machineId", true],
+    ["session", true],
+    ["name", false],
+    ["model", false],
+    ["harness", false],
+  ] as const) {
+    const e = checkLabel(name, input[name], required);
+    if (e) return e.message;
+  }
+  if (input.harnessSource !== "transport" && input.harnessSource !== "argument" && input.harnessSource !== "unknown") {
+    return "harnessSource must be transport, argument or unknown";
+  }
+  if (!Array.isArray(input.tags) || input.tags.length > MAX_TAGS || input.tags.some((t) => typeof t !== "string" || t.length > 64)) {
+    return `tags must be a list of at most ${MAX_TAGS} strings of at most 64 characters`;
+  }
+  if (typeof input.verified !== "boolean") return "verified must be a boolean";
+  return null;
+}

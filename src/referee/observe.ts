@@ -1,0 +1,183 @@
+import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
+import { encodeKnown } from "./delta";
+import type { Agent } from "./seats";
+import type { RefereeState } from "./state";
+import type { ObserveQuery, RefereeError } from "./types";
+import { bad, isNonNegInt, isRecord } from "./validate";
+
+/** Tiles within this many cells of a group's territory are part of its `{agent}` view (SPEC §4.7). */
+export const AGENT_RADIUS = 24;
+/** Unscoped observation only on fields up to this side. */
+export const FULL_MAX_G = 120;
+/** A `{rect}` scope may cover at most this many cells (the area of the largest full view). */
+export const RECT_MAX_AREA = FULL_MAX_G * FULL_MAX_G;
+
+export type ObserveResult = { ok: true; observation: Record<string, unknown> } | { ok: false; error: RefereeError };
+
+/**
+ * Read-only view (SPEC §4.7, §6.1). Cost and payload follow the scope: tiles come from the
+ * spatial index, known cells from the frontier tiles, never from a pass over the field.
+ *
+ * Perspective (for fog and the frontier): the named agent's group; without an agent, the groups
+ * of the caller's machine's agents; without either (a spectator), nobody's.
+ */
+export function observe(state: RefereeState, query: ObserveQuery & { callerMachineId?: string }): ObserveResult {
+  if (!isRecord(query)) return { ok: false, error: bad("observe takes {agent}, {rect: [x, y, w, h]} or {full: true}") };
+  const { board, groups, seats, rules } = state;
+  const { agent: agentArg, rect, full, callerMachineId } = query;
+  if (callerMachineId !== undefined && typeof callerMachineId !== "string") return { ok: false, error: bad("callerMachineId must be a string") };
+  if (full !== undefined && typeof full !== "boolean") return { ok: false, error: bad("full must be a boolean") };
+
+  let agent: Agent | null = null;
+  if (agentArg !== undefined) {
+    if (typeof agentArg !== "string" || agentArg.length === 0) return { ok: false, error: bad("agent must be an agent id returned by join") };
+    const found = seats.agent(agentArg);
+    if (!found) return { ok: false, error: { code: "not_seated", message: `agent ${agentArg} is not seated on this field; call join first` } };
+    if (callerMachineId !== undefined && seats.machines[found.machine].id !== callerMachineId) {
+      return { ok: false, error: { code: "not_your_agent", message: `agent ${agentArg} belongs to another machine; observe as your own agent` } };
+    }
+    agent = found;
+  }
+
+  // Groups whose reach the caller may see under fog.
+  const roots = new Set<number>();
+  if (agent) roots.add(groups.find(agent.index));
+  else if (callerMachineId !== undefined) {
+    const m = seats.machine(callerMachineId);
+    if (m) for (const a of m.agents) roots.add(groups.find(a));
+  }
+
+  let scope: "agent" | "rect" | "full";
+  let listed: number[];
+  if (rect !== undefined) {
+    if (full) return { ok: false, error: bad("pass either rect or full, not both") };
+    if (!Array.isArray(rect) || rect.length !== 4 || !rect.every(isNonNegInt)) {
+      return { ok: false, error: bad("rect must be [x, y, w, h]: four non-negative integers") };
+    }
+    const [x, y, w, h] = rect;
+    if (w < 1 || h < 1) return { ok: false, error: bad("rect width and height must be at least 1") };
+    if (x >= board.G || y >= board.G) return { ok: false, error: bad(`rect starts outside the field (cells 0..${board.G - 1} on each axis)`) };
+    const cw = Math.min(w, board.G - x);
+    const ch = Math.min(h, board.G - y);
+    if (cw * ch > RECT_MAX_AREA) {
+      return { ok: false, error: { code: "too_large", message: `rect covers ${cw * ch} cells; at most ${RECT_MAX_AREA} (for example 120×120) per observation` } };
+    }
+    scope = "rect";
+    listed = board.spatial.query(x, y, cw, ch);
+  } else if (agent && !full) {
+    scope = "agent";
+    listed = agentScopeTiles(state, agent);
+  } else {
+    if (board.G > FULL_MAX_G) {
+      return {
+        ok: false,
+        error: bad(`observe without a scope is allowed only on fields with G ≤ ${FULL_MAX_G}; this field has G = ${board.G}: pass {agent} or {rect: [x, y, w, h]}`),
+      };
+    }
+    scope = "full";
+    listed = board.tiles.map((t) => t.id);
+  }
+
+  const seeds = new Set<number>();
+  for (const r of roots) for (const a of groups.group(r).members) if (seats.agents[a].seed !== null) seeds.add(seats.agents[a].seed as number);
+  const visible = (t: number): boolean => !rules.fog || board.status[t] !== HIDDEN || reached(state, t, roots, seeds);
+  if (rules.fog) listed = listed.filter(visible);
+
+  const tiles = listed.map((id) => {
+    const t = board.tiles[id];
+    const solver = board.solver[id];
+    const neighbours = board.neighbours(id);
+    return {
+      id,
+      x0: t.x0,
+      y0: t.y0,
+      w: t.w,
+      h: t.h,
+      rects: t.rects,
+      cells: t.cellIds.length,
+      m: t.m,
+      status: STATUS_NAMES[board.status[id]],
+      agent: solver >= 0 ? seats.agents[solver].id : null,
+      neighbours: rules.fog ? neighbours.filter(visible) : neighbours,
+    };
+  });
+
+  const frontier = agent ? groups.frontierOf(agent.index) : [];
+  // Known cells: of the frontier tiles with an agent; of the listed revealed/solved tiles without.
+  const source = agent ? frontier : listed.filter((t) => board.status[t] !== HIDDEN);
+  const cellSet = new Set<number>();
+  for (const t of source) for (const c of board.tiles[t].cellIds) if (board.known[c] !== -1) cellSet.add(c);
+  const ids = [...cellSet].sort((a, b) => a - b);
+  const known = encodeKnown(ids, (c) => board.known[c] as 0 | 1);
+
+  const observation: Record<string, unknown> = {
+    game_id: state.gameId,
+    status: state.status,
+    revision: state.revision,
+    G: board.G,
+    scope,
+    tiles_total: board.tileCount,
+    grown: 0,
+    fog: rules.fog,
+    tiles,
+    frontier,
+    known,
+    agents: agentList(state),
+    totals: totals(state),
+  };
+  if (agent) observation.health = seats.machines[agent.machine].health.report();
+  return { ok: true, observation };
+}
+
+/** Territory + members' seeds, every tile within 24 cells of them, and the frontier, ascending. */
+function agentScopeTiles(state: RefereeState, agent: Agent): number[] {
+  const { board, groups, seats } = state;
+  const g = groups.group(agent.index);
+  const base: number[] = [...g.territory];
+  for (const a of g.members) if (seats.agents[a].seed !== null) base.push(seats.agents[a].seed as number);
+  const out = new Set<number>(g.frontier);
+  const found: number[] = [];
+  for (const t of base) {
+    const b = board.tiles[t];
+    found.length = 0;
+    board.spatial.query(b.x0 - AGENT_RADIUS, b.y0 - AGENT_RADIUS, b.w + 2 * AGENT_RADIUS, b.h + 2 * AGENT_RADIUS, found);
+    for (const f of found) out.add(f);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Under fog: a hidden tile is reached when it is a member's seed or overlaps a tile the group revealed or solved. */
+function reached(state: RefereeState, tile: number, roots: Set<number>, seeds: Set<number>): boolean {
+  if (seeds.has(tile)) return true;
+  if (roots.size === 0) return false;
+  const { board, groups } = state;
+  for (const n of board.neighbours(tile)) {
+    const s = board.status[n];
+    if (s === HIDDEN) continue;
+    if (roots.has(groups.find(board.revealer[n]))) return true;
+    if (s === SOLVED && roots.has(groups.find(board.solver[n]))) return true;
+  }
+  return false;
+}
+
+export function agentList(state: RefereeState): Array<Record<string, unknown>> {
+  const { seats, groups } = state;
+  return seats.agents.map((a) => ({
+    id: a.id,
+    name: a.name,
+    model: a.model,
+    harness: a.harness,
+    group: seats.agents[groups.group(a.index).members[0]].id,
+    seed_tile: a.seed,
+    reward: a.reward,
+    solved: a.solved,
+    health: seats.machines[a.machine].health.state(),
+  }));
+}
+
+export function totals(state: RefereeState): { reward: number; solved: number } {
+  let reward = 0;
+  for (const a of state.seats.agents) reward += a.reward;
+  return { reward, solved: state.board.solvedOrder.length };
+}
+

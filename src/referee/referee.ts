@@ -1,0 +1,192 @@
+import type { Field } from "../engine/types";
+import { Board, ORIGIN_GIVEN, STATUS_NAMES, type TileStatusName } from "./board";
+import { closedError } from "./access";
+import { commit } from "./commit";
+import { digestState } from "./digest";
+import type { ForcingOracleFactory } from "./forcing";
+import { defaultForcing } from "./default-forcing";
+import { Groups } from "./groups";
+import type { HealthReport } from "./health";
+import { join } from "./join";
+import { agentList, observe, totals, type ObserveResult } from "./observe";
+import { retract } from "./retract";
+import { reveal } from "./reveal";
+import { Seats } from "./seats";
+import type { FieldStatus, HandlerResult, RefereeState } from "./state";
+import type { FieldRules, ObserveQuery, RefereeEvent, WriteInput, WriteResult } from "./types";
+import { bad, isRecord } from "./validate";
+
+export interface RefereeInit {
+  gameId: string;
+  seed: string;
+  field: Field;
+  rules: FieldRules;
+  /** Propagation used to classify forced cells; the engine's Propagator by default. */
+  forcing?: ForcingOracleFactory;
+}
+
+/**
+ * The referee of one field: pure, synchronous, deterministic in (state, input, atMs). The
+ * Durable Object feeds it validated writes in order and stores the inputs; re-applying them to a
+ * fresh Referee rebuilds the same state, answers and events (restore after eviction, audit).
+ */
+export class Referee {
+  private readonly state: RefereeState;
+  private closeEvent: RefereeEvent | null = null;
+
+  constructor(init: RefereeInit) {
+    const rules: FieldRules = { guess: init.rules.guess, depth: init.rules.depth, fog: init.rules.fog };
+    const oracle = (init.forcing ?? defaultForcing)(init.field.G, rules.depth);
+    this.state = {
+      gameId: init.gameId,
+      seed: init.seed,
+      rules,
+      board: new Board(init.field, oracle),
+      seats: new Seats(),
+      groups: new Groups(),
+      revision: 0,
+      status: init.field.tiles.length === 0 ? "solved" : "playing",
+    };
+  }
+
+  get revision(): number {
+    return this.state.revision;
+  }
+
+  get status(): FieldStatus {
+    return this.state.status;
+  }
+
+  get rules(): FieldRules {
+    return { ...this.state.rules };
+  }
+
+  /** Judge one write. On ok with an event, state changed and the revision rose by one. */
+  apply(input: WriteInput, atMs: number): WriteResult {
+    if (!isRecord(input)) return { ok: false, error: bad("a write must be an object with a type") };
+    if (!Number.isSafeInteger(atMs)) return { ok: false, error: bad("atMs must be an integer (unix milliseconds)") };
+    if (this.state.status === "closed") return { ok: false, error: closedError(this.state) };
+    let result: HandlerResult;
+    switch (input.type) {
+      case "join":
+        result = join(this.state, input, atMs);
+        break;
+      case "reveal":
+        result = reveal(this.state, input);
+        break;
+      case "commit":
+        result = commit(this.state, input, atMs);
+        break;
+      case "retract":
+        result = retract(this.state, input);
+        break;
+      default:
+        return { ok: false, error: bad(`unknown write type ${String((input as { type?: unknown }).type)}`) };
+    }
+    if (!result.ok) return result;
+    if (!result.changed) return { ok: true, answer: result.answer, event: null };
+    const rev = ++this.state.revision;
+    this.state.board.stampTouched(rev);
+    const event: RefereeEvent = { rev, type: input.type, at: atMs };
+    if (input.type !== "join") event.agent = input.agent;
+    Object.assign(event, result.event);
+    return { ok: true, answer: result.answer, event };
+  }
+
+  observe(query: ObserveQuery & { callerMachineId?: string }): ObserveResult {
+    return observe(this.state, query);
+  }
+
+  /** The day ended: writes are refused with `closed` from now on. Idempotent. */
+  close(atMs: number): RefereeEvent {
+    if (this.closeEvent) return this.closeEvent;
+    const rev = ++this.state.revision;
+    this.state.status = "closed";
+    this.closeEvent = { rev, type: "close", at: atMs, solved: this.state.board.solvedOrder.length, tiles_total: this.state.board.tileCount };
+    return this.closeEvent;
+  }
+
+  // ---- read helpers for the Durable Object, the spectator and the archive ----
+
+  agents(): Array<Record<string, unknown>> {
+    return agentList(this.state);
+  }
+
+  totals(): { reward: number; solved: number } {
+    return totals(this.state);
+  }
+
+  tilesTotal(): number {
+    return this.state.board.tileCount;
+  }
+
+  /** A tile's status, who revealed and who solved it (agent ids), or null for a bad id. */
+  tileStatus(id: number): { status: TileStatusName; revealed_by: string | null; agent: string | null; changed_at: number } | null {
+    const b = this.state.board;
+    if (!Number.isSafeInteger(id) || id < 0 || id >= b.tileCount) return null;
+    const name = (i: number): string | null => (i >= 0 ? this.state.seats.agents[i].id : null);
+    return { status: STATUS_NAMES[b.status[id]], revealed_by: name(b.revealer[id]), agent: name(b.solver[id]), changed_at: b.changedAt[id] };
+  }
+
+  /** Every known cell, ascending, with its value and whether it is a given. */
+  knownCells(): { ids: number[]; values: string } {
+    const b = this.state.board;
+    const ids: number[] = [];
+    let values = "";
+    for (let c = 0; c < b.known.length; c++) {
+      if (b.known[c] === -1) continue;
+      ids.push(c);
+      values += b.known[c] ? "1" : "0";
+    }
+    return { ids, values };
+  }
+
+  /** A cell's known value (-1 unknown) and where it came from: "given", a machine id, or null. */
+  cell(id: number): { value: -1 | 0 | 1; origin: string | null } | null {
+    const b = this.state.board;
+    if (!b.inField(id)) return null;
+    const o = b.origin[id];
+    return { value: b.known[id] as -1 | 0 | 1, origin: o === ORIGIN_GIVEN ? "given" : o >= 0 ? this.state.seats.machines[o].id : null };
+  }
+
+  health(machineId: string): HealthReport | null {
+    return this.state.seats.machine(machineId)?.health.report() ?? null;
+  }
+
+  /** Sorted frontier of the agent's group, or null for an unknown agent. */
+  frontier(agentId: string): number[] | null {
+    const a = this.state.seats.agent(agentId);
+    return a ? this.state.groups.frontierOf(a.index) : null;
+  }
+
+  /** Agent ids of the agent's group (itself included), or null for an unknown agent. */
+  groupOf(agentId: string): string[] | null {
+    const a = this.state.seats.agent(agentId);
+    return a ? this.state.groups.group(a.index).members.map((i) => this.state.seats.agents[i].id) : null;
+  }
+
+  /** One row per machine for scores and the analysis (SPEC §9, §11). */
+  machines(): Array<Record<string, unknown>> {
+    const { seats } = this.state;
+    return seats.machines.map((m) => ({
+      machine: m.id,
+      sessions: [...m.sessions],
+      agents: m.agents.map((i) => seats.agents[i].id),
+      models: [...new Set(m.agents.map((i) => seats.agents[i].model))],
+      harnesses: [...new Set(m.agents.map((i) => seats.agents[i].harness))],
+      reward: m.reward,
+      solved: m.solved,
+      accepted: m.accepted,
+      forced: m.forced,
+      guesses: m.guesses,
+      wrong: m.wrong,
+      retractions: m.retractions,
+      health: m.health.report(),
+    }));
+  }
+
+  /** A short hash of the whole play state: equal digests mean equal states (tests, replay checks). */
+  stateDigest(): string {
+    return digestState(this.state, this.closeEvent !== null);
+  }
+}

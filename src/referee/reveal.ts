@@ -1,0 +1,96 @@
+import { conflictCheck, seatedCaller } from "./access";
+import { REVEALED, SOLVED } from "./board";
+import { solveTile, type Meet } from "./solve";
+import type { HandlerResult, RefereeState } from "./state";
+import type { WriteInput } from "./types";
+import { bad, checkIntent, isNonNegInt } from "./validate";
+
+type RevealInput = Extract<WriteInput, { type: "reveal" }>;
+
+/**
+ * Reveal a tile on the caller's frontier (SPEC §4.3): its givens become known; every revealed
+ * tile whose cells are then all known is solved, credited to the revealer. Revealing a tile
+ * that is already revealed (and on the frontier) answers it again and changes nothing.
+ */
+export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
+  const caller = seatedCaller(state, input.machineId, input.agent);
+  if (!caller.ok) return caller;
+  const intentError = checkIntent(input.intent);
+  if (intentError) return { ok: false, error: intentError };
+  const { board, groups } = state;
+  const tile = input.tile;
+  if (!isNonNegInt(tile) || tile >= board.tileCount) {
+    return { ok: false, error: bad(`tile must be a tile id in 0..${board.tileCount - 1}, got ${String(tile)}`) };
+  }
+  const conflict = conflictCheck(state, input.expectedRevision, [tile]);
+  if (conflict) return { ok: false, error: conflict };
+  const { agent } = caller;
+  if (board.status[tile] === SOLVED) {
+    return { ok: false, error: { code: "off_frontier", message: `tile ${tile} is already solved; reveal a tile on your frontier` } };
+  }
+  if (!groups.onFrontier(agent.index, tile)) {
+    const frontier = groups.frontierOf(agent.index);
+    const shown = frontier.slice(0, 20).join(", ") + (frontier.length > 20 ? ", …" : "");
+    return {
+      ok: false,
+      error: { code: "off_frontier", message: `tile ${tile} is not on your group's frontier (frontier: ${shown || "empty"})` },
+    };
+  }
+  if (board.status[tile] === REVEALED) {
+    return { ok: true, answer: revealAnswer(state, tile, [], [], 0, state.revision, agent.index), changed: false };
+  }
+
+  board.reveal(tile, agent.index);
+  const solved: number[] = [];
+  const meets: Meet[] = [];
+  let reward = 0;
+  // The tile itself first (its seam may have held every cell), then others its givens completed.
+  const candidates = [tile];
+  for (const cell of board.tiles[tile].givens) for (const t of board.completedAt(cell)) if (t !== tile) candidates.push(t);
+  for (const t of candidates) {
+    if (board.status[t] !== REVEALED || board.unknown[t] !== 0) continue;
+    solved.push(t);
+    reward += board.tiles[t].cellIds.length;
+    meets.push(...solveTile(state, t, agent));
+  }
+  const rev = state.revision + 1;
+  return {
+    ok: true,
+    answer: revealAnswer(state, tile, solved, meets, reward, rev, agent.index),
+    changed: true,
+    event: { intent: input.intent, tile, solved, meets, reward },
+  };
+}
+
+function revealAnswer(
+  state: RefereeState,
+  tileId: number,
+  solved: number[],
+  meets: Meet[],
+  reward: number,
+  revision: number,
+  agentIndex: number,
+): Record<string, unknown> {
+  const { board } = state;
+  const t = board.tiles[tileId];
+  const givens: Array<[number, number]> = t.givens.map((c) => [c, board.solution[c]]);
+  const seam: Array<[number, number]> = [];
+  for (const c of t.cellIds) if (board.known[c] !== -1 && !board.isGivenOf(tileId, c)) seam.push([c, board.known[c]]);
+  return {
+    tile: t.id,
+    x0: t.x0,
+    y0: t.y0,
+    w: t.w,
+    h: t.h,
+    rects: t.rects,
+    cells: t.cellIds.length,
+    m: t.m,
+    givens,
+    seam,
+    solved,
+    meets,
+    reward,
+    frontier: state.groups.frontierOf(agentIndex),
+    revision,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Board } from "./board";
+import type { Groups } from "./groups";
+import type { Seats } from "./seats";
+import type { FieldRules, RefereeError } from "./types";
+
+export type FieldStatus = "playing" | "solved" | "closed";
+
+/** Everything a write handler reads and changes. */
+export interface RefereeState {
+  readonly gameId: string;
+  readonly seed: string;
+  readonly rules: FieldRules;
+  readonly board: Board;
+  readonly seats: Seats;
+  readonly groups: Groups;
+  revision: number;
+  status: FieldStatus;
+}
+
+/** What a handler returns: an error, or an answer plus the event detail when state changed. */
+export type HandlerResult =
+  | { ok: false; error: RefereeError }
+  | { ok: true; answer: Record<string, unknown>; changed: false }
+  | { ok: true; answer: Record<string, unknown>; changed: true; event: Record<string, unknown> };

@@ -1,0 +1,130 @@
+/**
+ * A slow, from-scratch evaluation of SPEC §4.5, written independently of the engine's
+ * incremental Propagator: for every question it rebuilds the closure of the known cells of the
+ * revealed tiles by scanning every empty cell against the three line rules until nothing
+ * changes, with bifurcation to the requested depth.
+ */
+import { shapeLines } from "../../../src/engine/geometry";
+import type { Field } from "../../../src/engine/types";
+import type { ForcingRule } from "../../../src/referee/forcing";
+
+interface Line {
+  cells: number[];
+  orientation: "h" | "v";
+  tile: number;
+}
+
+export class ReferenceForcing {
+  private readonly tileLines: Line[][];
+  private readonly linesOfCell = new Map<number, Line[]>();
+
+  constructor(private readonly field: Field) {
+    this.tileLines = field.tiles.map((t) => shapeLines(t, field.G).map((l) => ({ cells: l.cells, orientation: l.orientation, tile: t.id })));
+  }
+
+  /** Lines of revealed tiles through each cell. */
+  private activeLines(revealed: ReadonlySet<number>): Map<number, Line[]> {
+    const out = new Map<number, Line[]>();
+    for (const t of revealed) for (const l of this.tileLines[t]) for (const c of l.cells) out.set(c, [...(out.get(c) ?? []), l]);
+    return out;
+  }
+
+  /** Rules excluding value v at empty cell c, under `value`. */
+  exclusions(value: Int8Array, lines: Map<number, Line[]>, c: number, v: number): Set<ForcingRule> {
+    const rules = new Set<ForcingRule>();
+    for (const l of lines.get(c) ?? []) {
+      const n = l.cells.length;
+      const i = l.cells.indexOf(c);
+      const at = (k: number): number => (k >= 0 && k < n ? value[l.cells[k]] : -2);
+      if ((at(i - 2) === v && at(i - 1) === v) || (at(i + 1) === v && at(i + 2) === v) || (at(i - 1) === v && at(i + 1) === v)) rules.add("run");
+      let count = 0;
+      let blanks = 0;
+      for (const x of l.cells) {
+        if (value[x] === v) count++;
+        if (value[x] === -1) blanks++;
+      }
+      if (count >= n / 2) rules.add("balance");
+      if (blanks === 1 || blanks === 2) {
+        // The line as it would be with c = v (and the other blank filled by balance).
+        const filled = l.cells.map((x) => (x === c ? v : value[x]));
+        if (blanks === 2) {
+          const ones = filled.filter((x) => x === 1).length;
+          const zeros = filled.filter((x) => x === 0).length;
+          const fill = ones === n / 2 ? 0 : zeros === n / 2 ? 1 : -1;
+          if (fill === -1) continue;
+          for (let k = 0; k < n; k++) if (filled[k] === -1) filled[k] = fill;
+        }
+        for (const o of this.tileLines[l.tile]) {
+          if (o === l || o.orientation !== l.orientation || o.cells.length !== n) continue;
+          if (o.cells.some((x) => value[x] === -1)) continue;
+          if (o.cells.every((x, k) => value[x] === filled[k])) rules.add("unique");
+        }
+      }
+    }
+    return rules;
+  }
+
+  /**
+   * Close `value` in place under the rules (never fixing `hold`). Returns false on a
+   * contradiction (an empty cell with both values excluded).
+   */
+  close(value: Int8Array, lines: Map<number, Line[]>, depth: number, hold = -1): boolean {
+    const cells = [...lines.keys()].sort((a, b) => a - b);
+    for (;;) {
+      let changed = false;
+      for (const c of cells) {
+        if (value[c] !== -1 || c === hold) continue;
+        const no0 = this.exclusions(value, lines, c, 0).size > 0;
+        const no1 = this.exclusions(value, lines, c, 1).size > 0;
+        if (no0 && no1) return false;
+        if (no0 || no1) {
+          value[c] = no0 ? 1 : 0;
+          changed = true;
+        }
+      }
+      if (changed) continue;
+      if (depth === 0) return true;
+      for (const c of cells) {
+        if (value[c] !== -1 || c === hold) continue;
+        const bad = [0, 1].map((v) => {
+          const trial = Int8Array.from(value);
+          trial[c] = v;
+          return !this.close(trial, lines, depth - 1);
+        });
+        if (bad[0] && bad[1]) return false;
+        if (bad[0] || bad[1]) {
+          value[c] = bad[0] ? 1 : 0;
+          changed = true;
+          break;
+        }
+      }
+      if (!changed) return true;
+    }
+  }
+
+  /**
+   * Is the unknown cell c forced, given the known cells and revealed tiles? Returns its value and
+   * the rules that may be reported for it: the line rules excluding the other value once the
+   * closure is reached (with c held open, and with c fixed), plus bifurcation at depth ≥ 1.
+   */
+  forced(revealed: ReadonlySet<number>, known: Int8Array, c: number, depth: number): { value: 0 | 1; rules: Set<ForcingRule> } | null {
+    const lines = this.activeLines(revealed);
+    if (!lines.has(c)) return null;
+    const full = Int8Array.from(known);
+    if (!this.close(full, lines, depth)) return null;
+    if (full[c] === -1) return null;
+    const v = full[c] as 0 | 1;
+    const open = Int8Array.from(known);
+    this.close(open, lines, depth, c);
+    const rules = this.exclusions(open, lines, c, 1 - v);
+    const fixed = Int8Array.from(full);
+    fixed[c] = -1;
+    for (const r of this.exclusions(fixed, lines, c, 1 - v)) rules.add(r);
+    if (depth > 0) rules.add("bifurcation");
+    return { value: v, rules };
+  }
+
+  get G(): number {
+    return this.field.G;
+  }
+}
