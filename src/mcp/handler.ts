@@ -27,7 +27,7 @@ export async function serveMcp(request: Request, message: Record<string, unknown
     return server;
   };
   const legacy = await isLegacyRequest(request, message);
-  const badParams = invalidParams(message);
+  const badParams = invalidParams(message, legacy ? "legacy" : "modern");
   if (badParams !== undefined && (legacy || modernHeadersAgree(request, message))) return invalidParamsResponse(message, badParams);
   if (legacy) return serveLegacy(request, message, factory(), { keepAliveMs });
   // A tool call may take long: stream it (with keep-alive comments) when the client accepts SSE.

@@ -1,16 +1,22 @@
 import { PROTOCOL_VERSION_META_KEY, specTypeSchemas, type SpecTypeName } from "@modelcontextprotocol/server";
 
-/** The requests this server answers, with the spec type their params must satisfy. */
-const REQUEST_TYPES: Record<string, SpecTypeName> = {
-  initialize: "InitializeRequest",
-  ping: "PingRequest",
+/** The requests this server answers in both eras, with the spec type their params must satisfy. */
+const SHARED_REQUESTS: Record<string, SpecTypeName> = {
   "tools/list": "ListToolsRequest",
   "tools/call": "CallToolRequest",
   "resources/list": "ListResourcesRequest",
   "resources/templates/list": "ListResourceTemplatesRequest",
   "resources/read": "ReadResourceRequest",
-  "logging/setLevel": "SetLevelRequest",
-  "completion/complete": "CompleteRequest",
+};
+
+/**
+ * Per era: 2026-07-28 removed `initialize` and `ping`, which the SDK answers there with -32601;
+ * checking their params first would wrongly turn that into -32602. Methods this server does not
+ * serve (prompts, completion, logging, subscribe) are left to the SDK's -32601 as well.
+ */
+const REQUEST_TYPES: Record<"legacy" | "modern", Record<string, SpecTypeName>> = {
+  legacy: { ...SHARED_REQUESTS, initialize: "InitializeRequest", ping: "PingRequest" },
+  modern: SHARED_REQUESTS,
 };
 
 /**
@@ -18,11 +24,12 @@ const REQUEST_TYPES: Record<string, SpecTypeName> = {
  * one checked here). The SDK validates params too, but reports a failure as -32603 (internal
  * error); SPEC §7 wants -32602, so the check runs first with the SDK's own spec schemas.
  */
-export function invalidParams(message: Record<string, unknown>): string | undefined {
+export function invalidParams(message: Record<string, unknown>, era: "legacy" | "modern"): string | undefined {
   const method = message.method;
   if (typeof method !== "string" || !("id" in message)) return undefined;
-  const type = REQUEST_TYPES[method];
-  if (type === undefined) return undefined;
+  const types = REQUEST_TYPES[era];
+  if (!Object.hasOwn(types, method)) return undefined; // also keeps "constructor" & co. out
+  const type = types[method];
   const result = specTypeSchemas[type]["~standard"].validate(message);
   if (result instanceof Promise || result.issues === undefined) return undefined;
   const issue = result.issues[0];

@@ -74,9 +74,11 @@ describe("/mcp for 2025-era clients (stateless)", () => {
     expect(result.content[0].text.length).toBeLessThan(400);
   });
 
-  it("answers an unknown method with -32601", async () => {
-    const message = await messageOf(await post(legacyRequest("games/teleport")));
-    expect((message.error as { code: number }).code).toBe(-32601);
+  it("answers an unknown method with -32601, including names of Object's own properties", async () => {
+    for (const method of ["games/teleport", "constructor", "__proto__", "toString", "logging/setLevel", "prompts/list"]) {
+      const message = await messageOf(await post(legacyRequest(method)));
+      expect((message.error as { code: number }).code, method).toBe(-32601);
+    }
   });
 
   it("answers bad params with -32602 naming the field", async () => {

@@ -98,6 +98,14 @@ describe("/mcp for 2026-07-28 clients", () => {
     expect(((await messageOf(res)).error as RpcError).code).toBe(-32602);
   });
 
+  it("answers methods removed in 2026-07-28 (initialize, ping, logging/setLevel) with -32601, not -32602", async () => {
+    for (const method of ["initialize", "ping", "logging/setLevel"]) {
+      const res = await post(modernRequest(method, method === "logging/setLevel" ? {} : {}));
+      expect(res.status, method).toBe(404);
+      expect(((await messageOf(res)).error as RpcError).code, method).toBe(-32601);
+    }
+  });
+
   it("answers an unknown method with -32601 and bad params with -32602", async () => {
     const unknown = await messageOf(await post(modernRequest("games/teleport")));
     expect((unknown.error as RpcError).code).toBe(-32601);
