@@ -4,5 +4,7 @@ declare namespace Cloudflare {
     mainModule: typeof import("./index");
     durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject";
   }
-  interface Env extends import("./env").Env {}
+  // An interface cannot extend an import() type directly (skipLibCheck hid that): go through an alias.
+  type ProjectEnv = import("./env").Env;
+  interface Env extends ProjectEnv {}
 }

@@ -135,9 +135,10 @@ export class FieldStore {
     );
   }
 
-  secretHash(agent: string): string | null {
+  /** undefined: no such agent; null: seated without a secret (bearer join). */
+  secretHash(agent: string): string | null | undefined {
     const r = this.sql.exec<{ secret_hash: string | null }>("SELECT secret_hash FROM agents WHERE agent = ?", agent).toArray()[0];
-    return r?.secret_hash ?? null;
+    return r ? r.secret_hash : undefined;
   }
 
   agentCount(): number {

@@ -1,6 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { registerListGames } from "./list-games";
+import { registerCommit } from "./commit";
+import { registerJoin } from "./join";
+import { registerObserve } from "./observe";
+import { registerRetract } from "./retract";
+import { registerReveal } from "./reveal";
+import { registerStartMosaic } from "./start-mosaic";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered on a fresh server per request.
@@ -8,4 +14,10 @@ import { registerListGames } from "./list-games";
  */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerListGames(server, ctx);
+  registerStartMosaic(server, ctx);
+  registerJoin(server, ctx);
+  registerObserve(server, ctx);
+  registerReveal(server, ctx);
+  registerCommit(server, ctx);
+  registerRetract(server, ctx);
 }

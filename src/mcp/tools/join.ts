@@ -1,0 +1,92 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { displayName, machineFromBearer, verifyJoinProof } from "../../identity/api";
+import { resolveHarness, type ToolContext } from "../context";
+import { toolError } from "../results";
+import { RULES_TEXT } from "../rules";
+import { answer, callField, fieldStub } from "./play-common";
+import { joinArgs, type JoinArgs } from "./play-schemas";
+
+/** The machine id a development-mode join without identity plays as (MOSAIC_DEV=1 only). */
+const DEV_MACHINE = "m-0000000000000000";
+const MACHINE_RE = /^m-[0-9a-f]{16}$/;
+
+/** `join` (SPEC §4.1, §8): seats an agent after proving its machine; the description carries the rules. */
+export function registerJoin(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "join",
+    {
+      title: "Join a field",
+      description:
+        "Seat an agent (<machine_id>/<session>) on a playing field and get a hidden seed tile. Identity: send 'Authorization: Bearer msc_…' " +
+        "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes). " +
+        "Rejoining with the same session returns the same agent.\n\n" +
+        RULES_TEXT,
+      inputSchema: joinArgs,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const who = await proveMachine(ctx, args);
+      if (!who.ok) return toolError(who.code, who.message);
+      const harness = resolveHarness(ctx, args.harness);
+      const name = (who.verified ? await displayName(ctx.env, who.machineId).catch(() => null) : null) ?? args.name ?? who.machineId;
+      return callField(async () => {
+        const outcome = await fieldStub(ctx.env, args.game_id).join({
+          machineId: who.machineId,
+          session: args.session,
+          name,
+          model: args.model ?? "unknown",
+          harness: harness.version ? `${harness.name}/${harness.version}` : harness.name,
+          harnessSource: harness.source,
+          tags: args.tags ?? [],
+          verified: who.verified,
+          issueSecret: who.issueSecret,
+        });
+        return answer(outcome, (a) => {
+          const seed = a.seed_tile as { id?: number } | undefined;
+          const secret = a.agent_secret ? " Pass agent_secret on reveal/commit/retract." : "";
+          return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; seed tile ${seed?.id ?? "?"}. Reveal it, then commit its cells.${secret}`;
+        });
+      });
+    },
+  );
+}
+
+type Proven =
+  | { ok: true; machineId: string; verified: boolean; issueSecret: boolean }
+  | { ok: false; code: "identity" | "token" | "proof" | "bad_input"; message: string };
+
+/** A bearer token first; else a proof join; else, only in development mode, an unverified seat. */
+async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
+  const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
+  if (bearer) {
+    if (!bearer.ok) return bearer;
+    if (args.machine_id !== undefined && args.machine_id !== bearer.machineId) {
+      return { ok: false, code: "identity", message: `machine_id ${args.machine_id} does not match your bearer token's machine ${bearer.machineId}` };
+    }
+    return { ok: true, machineId: bearer.machineId, verified: true, issueSecret: false };
+  }
+  if (args.proof !== undefined || args.public_key !== undefined) {
+    if (args.machine_id === undefined || args.public_key === undefined || args.proof === undefined) {
+      return { ok: false, code: "bad_input", message: "a proof join needs machine_id, public_key and proof together (see /identity)" };
+    }
+    const proven = await verifyJoinProof(ctx.env, {
+      gameId: args.game_id,
+      machineId: args.machine_id,
+      publicKey: args.public_key,
+      proof: args.proof,
+      session: args.session,
+    });
+    if (!proven.ok) return proven;
+    return { ok: true, machineId: proven.machineId, verified: true, issueSecret: true };
+  }
+  if (ctx.env.MOSAIC_DEV === "1") {
+    const machineId = args.machine_id !== undefined && MACHINE_RE.test(args.machine_id) ? args.machine_id : DEV_MACHINE;
+    return { ok: true, machineId, verified: false, issueSecret: true };
+  }
+  return {
+    ok: false,
+    code: "identity",
+    message:
+      "join needs a verified identity: send 'Authorization: Bearer msc_…' (mint one with POST /api/keys/auth) or pass machine_id, public_key and proof. How-to with copy-paste commands: /identity (or /identity.md).",
+  };
+}

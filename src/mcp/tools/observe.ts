@@ -1,0 +1,33 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolContext } from "../context";
+import { answer, callField, fieldStub, plural, readerMachine } from "./play-common";
+import { observeArgs } from "./play-schemas";
+
+/** `observe` (SPEC §4.7): read-only; on a generating field, its status and elapsed seconds. */
+export function registerObserve(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "observe",
+    {
+      title: "Observe a field",
+      description:
+        "Read-only view under structuredContent.observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (G <= 120). Known cells: known.gaps (cumulative sum = cell ids) + known.values. Rules: mosaic://rules.",
+      inputSchema: observeArgs,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const callerMachineId = await readerMachine(ctx);
+      const query = { agent: args.agent, rect: args.rect, full: args.full, callerMachineId };
+      return callField(async () =>
+        answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {
+          if (a.status === "generating") return `Field ${args.game_id} is generating (${String(a.elapsed_s)} s so far); poll again.`;
+          const o = (a.observation ?? {}) as Record<string, unknown>;
+          const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
+          const frontier = Array.isArray(o.frontier) ? o.frontier.length : 0;
+          const health = o.health as { state?: string } | undefined;
+          const warn = health?.state && health.state !== "healthy" ? ` Health: ${health.state}.` : "";
+          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${plural(tiles, "tile")} listed of ${String(o.tiles_total)}, frontier ${frontier}.${warn}`;
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/**
+ * Argument schemas of the play tools (SPEC §6, ranges and defaults of §3). Shapes and ranges are
+ * checked here; batch sizes are checked by the handlers so that an oversized batch is answered
+ * with the `too_large` code rather than a generic validation message.
+ */
+
+export const MAX_COMMIT_CELLS = 512;
+export const MAX_RETRACT_CELLS = 8192;
+export const MAX_INTENT = 160;
+
+export const gameId = z
+  .string()
+  .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$")
+  .describe("The game to play (from start_mosaic or list_games).");
+
+const agent = z.string().min(3).max(200).describe("Your agent id <machine_id>/<session>, from join.");
+const expectedRevision = z.number().int().min(0).describe("The revision your view is based on (conflict if a tile you touch changed since).");
+const intent = z.string().max(MAX_INTENT).default("").describe("One line (<= 160 chars) shown verbatim to spectators.");
+const agentSecret = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("Only for clients without an Authorization header: the agent_secret your proof join returned.");
+const cellId = z.number().int().min(0);
+
+export const startMosaicArgs = z.object({
+  kind: z.enum(["scatter", "grid", "field"]).default("scatter").describe("scatter (default), grid or field."),
+  G: z.number().int().min(6).max(1000).optional().describe("Side in cells: scatter 6..1000 (100); grid: G-1 a multiple of n-1 (default 2 tiles a side); field: derived, or the canvas (>= 200, default 1000) with grow."),
+  n: z.number().int().min(6).max(16).optional().describe("grid: tile side, even 6..16 (14)."),
+  chunks: z.number().int().min(2).max(12).optional().describe("field: chunks per side 2..12 (3)."),
+  chunk_g: z.number().int().min(40).max(120).optional().describe("field: chunk side 40..120 (60)."),
+  seed: z.string().min(1).max(128).optional().describe("Generation seed (random when omitted)."),
+  rules: z
+    .object({
+      guess: z.enum(["accept", "reject"]).default("accept"),
+      depth: z.number().int().min(0).max(2).default(0),
+      fog: z.boolean().optional(),
+    })
+    .optional(),
+  grow: z
+    .object({
+      every_minutes: z.number().min(0.1).max(1440).optional(),
+      frontier_coverage: z.number().min(0.1).max(1).optional(),
+    })
+    .optional()
+    .describe("field only: grow a ring of chunks on a timer and/or when this share of tiles is revealed."),
+});
+
+export const joinArgs = z.object({
+  game_id: gameId,
+  session: z.string().regex(/^[\x21-\x7e]{1,64}$/, "session: 1-64 printable ASCII characters without spaces").default("1"),
+  machine_id: z.string().max(64).optional().describe("Proof join only (no bearer token): your machine id."),
+  public_key: z.string().max(400).optional().describe("Proof join only: your ed25519 public key (raw base64)."),
+  proof: z.string().max(200).optional().describe("Proof join only: signature over mosaic-join|<game_id>|<public_key>|<unix minute>|<session>."),
+  name: z.string().max(60).optional().describe("Display name until you set one with your key."),
+  model: z.string().max(100).optional().describe("Your model, self-reported."),
+  harness: z.string().max(100).optional().describe("Your harness, if your client does not identify itself."),
+  tags: z.array(z.string().max(40)).max(16).optional(),
+});
+
+export const observeArgs = z.object({
+  game_id: gameId,
+  agent: agent.optional().describe("Scope: your group's territory, tiles within 24 cells, frontier, your health."),
+  rect: z
+    .tuple([cellId, cellId, z.number().int().min(1), z.number().int().min(1)])
+    .optional()
+    .describe("Scope: tiles intersecting [x, y, w, h]."),
+  full: z.boolean().optional().describe("Whole field (only when G <= 120)."),
+});
+
+export const revealArgs = z.object({
+  game_id: gameId,
+  agent,
+  expected_revision: expectedRevision,
+  tile: z.number().int().min(0).describe("A hidden tile on your frontier."),
+  intent,
+  agent_secret: agentSecret,
+});
+
+export const commitArgs = z.object({
+  game_id: gameId,
+  agent,
+  expected_revision: expectedRevision,
+  cells: z
+    .array(z.tuple([cellId, z.union([z.literal(0), z.literal(1)])]))
+    .min(1)
+    .describe("1..512 [cell_id, value] pairs, judged in order."),
+  intent,
+  agent_secret: agentSecret,
+});
+
+export const retractArgs = z.object({
+  game_id: gameId,
+  agent,
+  expected_revision: expectedRevision,
+  cells: z.array(cellId).min(1).describe("1..8192 cell ids your machine committed."),
+  intent,
+  agent_secret: agentSecret,
+});
+
+export type StartMosaicArgs = z.infer<typeof startMosaicArgs>;
+export type JoinArgs = z.infer<typeof joinArgs>;

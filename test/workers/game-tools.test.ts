@@ -1,0 +1,102 @@
+import { env, exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app";
+import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
+import { fieldApi, ok, waitPlaying } from "./game-helpers";
+
+/** The play tools through the real /mcp route inside workerd (MOSAIC_DEV is "0" here, as deployed). */
+
+type ToolResult = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
+
+async function call(name: string, args: Record<string, unknown>, options: { headers?: Record<string, string>; vars?: Partial<typeof env> } = {}): Promise<ToolResult> {
+  const req = modernRequest("tools/call", { name, arguments: args }, { headers: options.headers, client: { name: "tools-test", version: "2.1" } });
+  const request = new Request("http://localhost:8787/mcp", { method: "POST", headers: req.headers, body: req.body });
+  const res = options.vars ? await createApp().fetch(request, { ...env, ...options.vars }, createExecutionContext()) : await exports.default.fetch(request);
+  const message = await messageOf(res);
+  if (!message.result) throw new Error(`protocol error: ${JSON.stringify(message.error)}`);
+  return message.result as ToolResult;
+}
+
+async function toolNames(vars?: Partial<typeof env>): Promise<{ names: string[]; bytes: number; tools: Array<{ name: string; description: string }> }> {
+  const req = modernRequest("tools/list");
+  const request = new Request("http://localhost:8787/mcp", { method: "POST", headers: req.headers, body: req.body });
+  const res = vars ? await createApp().fetch(request, { ...env, ...vars }, createExecutionContext()) : await exports.default.fetch(request);
+  const message = await messageOf(res);
+  const tools = (message.result as { tools: Array<{ name: string; description: string }> }).tools;
+  return { names: tools.map((t) => t.name), bytes: JSON.stringify(message).length, tools };
+}
+
+const code = (r: ToolResult) => (r.structuredContent?.error as { code?: string } | undefined)?.code;
+
+describe("play tools over /mcp", () => {
+  it("lists the play tools within the token budget; join carries the rules; daily mode hides start_mosaic", async () => {
+    const { names, bytes, tools } = await toolNames();
+    expect(names).toEqual(expect.arrayContaining(["start_mosaic", "list_games", "join", "observe", "reveal", "commit", "retract"]));
+    expect(bytes).toBeLessThan(16_000);
+    expect(tools.find((t) => t.name === "join")!.description).toMatch(/balance/);
+    for (const t of tools.filter((t) => t.name !== "join")) expect(t.description).toMatch(/mosaic:\/\/rules/);
+    expect((await toolNames({ MOSAIC_DAILY: "1" })).names).not.toContain("start_mosaic");
+  });
+
+  it("start_mosaic answers at once with generating; defaults and cross-field checks apply", async () => {
+    const started = await call("start_mosaic", { kind: "grid", n: 6 });
+    expect(started.isError).toBeFalsy();
+    const s = started.structuredContent as { game_id: string; status: string; kind: string; G: number; spectator_url: string };
+    expect(s).toMatchObject({ status: "generating", kind: "grid", G: 11 });
+    expect(s.game_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(s.spectator_url).toBe(`http://localhost:8787/?game=${s.game_id}`);
+    expect(started.content[0].text.length).toBeLessThan(300);
+    const field = await call("start_mosaic", { kind: "field", chunks: 2, chunk_g: 40 });
+    expect(field.structuredContent).toMatchObject({ kind: "field", G: 80 });
+    expect(code(await call("start_mosaic", { kind: "scatter", grow: { every_minutes: 5 } }))).toBe("bad_input");
+    expect(code(await call("start_mosaic", { kind: "field", chunks: 3, chunk_g: 120, G: 300, grow: { every_minutes: 5 } }))).toBe("bad_input");
+    const bad = await call("start_mosaic", { kind: "scatter", G: 5 });
+    expect(bad.isError).toBe(true);
+    // The manifest keeps the seed secret and records the growth policy apart from the engine parameters.
+    const grown = await call("start_mosaic", { kind: "field", chunks: 2, chunk_g: 40, grow: { every_minutes: 5 }, seed: "very-secret" });
+    const manifest = ok(await fieldApi(env.FIELDS.getByName(String(grown.structuredContent!.game_id))).manifest());
+    expect(manifest).toMatchObject({ G: 1000, rules: { fog: true }, params: { kind: "field", grow: true, G: 1000 } });
+    expect(JSON.stringify(manifest)).not.toContain("very-secret");
+  });
+
+  it("refuses a join without a verified identity, pointing to /identity; refuses unknown tokens", async () => {
+    const started = await call("start_mosaic", { kind: "scatter", G: 24 });
+    const gameId = String(started.structuredContent!.game_id);
+    await waitPlaying(env.FIELDS.getByName(gameId));
+    const anonymous = await call("join", { game_id: gameId });
+    expect(code(anonymous)).toBe("identity");
+    expect(anonymous.content[0].text).toMatch(/\/identity/);
+    const forged = await call("join", { game_id: gameId }, { headers: { Authorization: "Bearer msc_forged" } });
+    expect(code(forged)).toBe("token");
+    expect(code(await call("join", { game_id: gameId, machine_id: "m-0123456789abcdef", public_key: "AAAA" }))).toBe("bad_input");
+    const writes = await call("commit", { game_id: gameId, agent: "m-0123456789abcdef/1", expected_revision: 0, cells: [[0, 1]] });
+    expect(code(writes)).toBe("identity");
+    // Development mode seats without identity and hands out an agent_secret; writes need it.
+    const dev = await call("join", { game_id: gameId, harness: "my-harness", session: "dev" }, { vars: { MOSAIC_DEV: "1" } });
+    expect(dev.isError).toBeFalsy();
+    const seat = dev.structuredContent as { agent: string; agent_secret: string; verified: boolean; harness: string; harness_source: string };
+    expect(seat).toMatchObject({ verified: false });
+    expect(seat.agent_secret).toMatch(/^as_/);
+    // The transport identified the client (2026-07-28 clientInfo): that wins over the argument.
+    expect(seat.harness).toContain("tools-test");
+    expect(seat.harness_source).toBe("transport");
+    expect(code(await call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: 0, tile: 0, agent_secret: "as_nope" }))).toBe("not_your_agent");
+  });
+
+  it("validates sizes at the edge: too_large batches, bad game ids, out-of-range values", async () => {
+    const agent = "m-0123456789abcdef/1";
+    const many = await call("commit", { game_id: "g", agent, expected_revision: 0, cells: Array.from({ length: 600 }, (_, i) => [i, 1]) });
+    expect(code(many)).toBe("too_large");
+    const manyRetract = await call("retract", { game_id: "g", agent, expected_revision: 0, cells: Array.from({ length: 9000 }, (_, i) => i) });
+    expect(code(manyRetract)).toBe("too_large");
+    const badValue = await call("commit", { game_id: "g", agent, expected_revision: 0, cells: [[1, 2]] });
+    expect(badValue.isError).toBe(true);
+    const badId = await call("observe", { game_id: "../etc" });
+    expect(badId.isError).toBe(true);
+    expect(badId.content[0].text).toMatch(/game_id/);
+    const longIntent = await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(161) });
+    expect(longIntent.isError).toBe(true);
+    expect(code(await call("observe", { game_id: "never-created" }))).toBe("missing");
+  });
+});
