@@ -22,22 +22,29 @@ const REPLACED_KEPT = 8;
 
 export class IdentityObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** Tables are created on the first write, so lookups of unknown machines (forged tokens) store nothing. */
+  private hasSchema: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => {
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS machines (
-        id TEXT PRIMARY KEY, public_key TEXT NOT NULL, name TEXT, name_ts INTEGER, created_at INTEGER NOT NULL)`);
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS tokens (
-        hash TEXT PRIMARY KEY, machine_id TEXT NOT NULL, created_at INTEGER NOT NULL, replaced_at INTEGER)`);
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS used_signatures (
-        digest TEXT PRIMARY KEY, kind TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
-    });
+    this.hasSchema = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'machines'").toArray().length > 0;
+  }
+
+  private ensureSchema(): void {
+    if (this.hasSchema) return;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS machines (
+      id TEXT PRIMARY KEY, public_key TEXT NOT NULL, name TEXT, name_ts INTEGER, created_at INTEGER NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS tokens (
+      hash TEXT PRIMARY KEY, machine_id TEXT NOT NULL, created_at INTEGER NOT NULL, replaced_at INTEGER)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS used_signatures (
+      digest TEXT PRIMARY KEY, kind TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
+    this.hasSchema = true;
   }
 
   /** Records `publicKey` as the machine's key if none is recorded; refuses a different one. */
   claimKey(machineId: string, publicKey: string, nowMs: number): ClaimResult {
+    this.ensureSchema();
     const row = this.sql.exec<{ public_key: string }>("SELECT public_key FROM machines WHERE id = ?", machineId).toArray()[0];
     if (!row) {
       this.sql.exec("INSERT INTO machines (id, public_key, created_at) VALUES (?, ?, ?)", machineId, publicKey, nowMs);
@@ -67,6 +74,7 @@ export class IdentityObject extends DurableObject<Env> {
   }
 
   resolveToken(tokenHash: string): TokenStatus {
+    if (!this.hasSchema) return { status: "unknown" };
     const row = this.sql
       .exec<{ machine_id: string; replaced_at: number | null }>("SELECT machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
       .toArray()[0];
@@ -84,6 +92,7 @@ export class IdentityObject extends DurableObject<Env> {
   setName(args: { machineId: string; publicKey: string; name: string; ts: number; requestDigest: string; expiresAtMs: number; nowMs: number }):
     | SpendResult
     | { ok: false; code: "stale"; message: string } {
+    this.ensureSchema();
     const current = this.sql.exec<{ name_ts: number | null }>("SELECT name_ts FROM machines WHERE id = ?", args.machineId).toArray()[0];
     if (current && current.name_ts !== null && args.ts <= current.name_ts) {
       return { ok: false, code: "stale", message: `stale timestamp: a name request signed at ts ${current.name_ts} was already applied; sign a newer one` };
@@ -95,12 +104,14 @@ export class IdentityObject extends DurableObject<Env> {
   }
 
   getName(machineId: string): string | null {
+    if (!this.hasSchema) return null;
     const row = this.sql.exec<{ name: string | null }>("SELECT name FROM machines WHERE id = ?", machineId).toArray()[0];
     return row?.name ?? null;
   }
 
   /** Public facts about the machine, or null when it was never seen. */
   describe(machineId: string): { machineId: string; publicKey: string; name: string | null; createdAt: number } | null {
+    if (!this.hasSchema) return null;
     const row = this.sql
       .exec<{ public_key: string; name: string | null; created_at: number }>("SELECT public_key, name, created_at FROM machines WHERE id = ?", machineId)
       .toArray()[0];

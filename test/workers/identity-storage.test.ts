@@ -1,5 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { machineFromBearer } from "../../src/identity/api";
 import { sha256Hex } from "../../src/identity/encoding";
 import { identityStub } from "../../src/identity/stub";
 import { env, machine, mint } from "./identity-helpers";
@@ -33,5 +34,18 @@ describe("identity storage", () => {
     for (let i = 0; i < 12; i++) await mint(m, t0 + i);
     const n = await runInDurableObject(identityStub(env, m.machineId), (_o, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM tokens").one().n);
     expect(n).toBe(9); // the current token and the 8 most recently replaced
+  });
+
+  it("stores nothing for lookups of machines it never saw (forged tokens, names, descriptions)", async () => {
+    const id = "m-00000000deadbeef";
+    const forged = `msc_${id.slice(2)}_${"A".repeat(43)}`;
+    expect(await machineFromBearer(env, `Bearer ${forged}`)).toMatchObject({ ok: false, code: "token" });
+    const stub = identityStub(env, id);
+    expect(await stub.getName(id)).toBeNull();
+    expect(await stub.describe(id)).toBeNull();
+    const tables = await runInDurableObject(stub, (_o, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'").toArray(),
+    );
+    expect(tables).toEqual([]);
   });
 });
