@@ -15,7 +15,8 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
-      const callerMachineId = await readerMachine(ctx);
+      // The caller's machine matters only for the health an {agent} view carries: skip the lookup otherwise.
+      const callerMachineId = args.agent !== undefined ? await readerMachine(ctx) : undefined;
       const query = { agent: args.agent, rect: args.rect, full: args.full, callerMachineId };
       return callField(async () =>
         answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {

@@ -1,0 +1,145 @@
+// Latency of the play tools over the real /mcp endpoint of `wrangler dev` (workerd, persisted
+// SQLite storage): p50/p99 of `commit` and `observe` tool calls, against GET /api/health measured
+// in the same run as the baseline (the cost of one HTTP round trip to the Worker).
+//
+//   npm run bench:service                # default: scatter G=100, 300 calls each
+//   npm run bench:service -- --calls 500 --G 200
+import { generateField, type FieldParams } from "../../src/engine";
+import { mintToken, newMachine } from "../../test/e2e/harness/identity";
+import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
+import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const CALLS = arg("calls", 300);
+const G = arg("G", 100);
+const CELLS_PER_COMMIT = arg("cells", 8);
+const WARMUP = 20;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function stats(samples: number[]): { p50: number; p99: number; mean: number; n: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p99: percentile(s, 99), mean: s.reduce((a, b) => a + b, 0) / s.length, n: s.length };
+}
+
+async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const out = await run();
+  samples.push(performance.now() - t0);
+  return out;
+}
+
+interface Observation {
+  revision: number;
+  frontier: number[];
+  tiles: Array<{ id: number; status: string }>;
+  status: string;
+}
+
+async function main(): Promise<void> {
+  const server = await startDevServer({ vars: { MOSAIC_DEV: "0" } });
+  try {
+    const base = server.baseUrl;
+    const machine = newMachine();
+    const token = await mintToken(base, machine);
+    const client: McpClient = await connectClient(base, { flavour: "v2-modern", headers: { Authorization: `Bearer ${token}` } });
+
+    const seed = `bench-${Date.now()}`;
+    const params: FieldParams = { kind: "scatter", seed, G };
+    const started = await callToolStructured<{ game_id: string }>(client, "start_mosaic", { kind: "scatter", G, seed });
+    const gameId = started.game_id;
+    const tGen = performance.now();
+    for (;;) {
+      const o = await client.callTool("observe", { game_id: gameId, rect: [0, 0, 1, 1] });
+      const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status ?? o.structuredContent?.status;
+      if (status === "playing") break;
+      if (status !== "generating") throw new Error(`unexpected status: ${o.text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const generationS = (performance.now() - tGen) / 1000;
+    const field = await generateField(params);
+
+    // Several sessions of one machine so that the frontier never runs dry during the run.
+    const agents: string[] = [];
+    for (const session of ["1", "2", "3"]) {
+      agents.push((await callToolStructured<{ agent: string }>(client, "join", { game_id: gameId, session, model: "bench" })).agent);
+    }
+
+    // Work queue: batches of correct cells from frontier tiles, revealing tiles as needed.
+    let revision = 0;
+    const queue: Array<{ agent: string; cells: Array<[number, number]> }> = [];
+    const refill = async () => {
+      for (const agent of agents) {
+        const o = (await callToolStructured<{ observation: Observation }>(client, "observe", { game_id: gameId, agent })).observation;
+        revision = Math.max(revision, o.revision);
+        const status = new Map(o.tiles.map((t) => [t.id, t.status]));
+        for (const tileId of o.frontier) {
+          if ((status.get(tileId) ?? "hidden") === "hidden") {
+            revision = (await callToolStructured<{ revision: number }>(client, "reveal", { game_id: gameId, agent, expected_revision: revision, tile: tileId, intent: "bench" })).revision;
+          }
+          const tile = field.tiles[tileId];
+          const given = new Set(tile.givens);
+          const cells = tile.cellIds.filter((c) => !given.has(c)).map((c) => [c, field.solution[c]] as [number, number]);
+          for (let i = 0; i < cells.length; i += CELLS_PER_COMMIT) queue.push({ agent, cells: cells.slice(i, i + CELLS_PER_COMMIT) });
+        }
+      }
+    };
+
+    const commitMs: number[] = [];
+    const observeMs: number[] = [];
+    const healthMs: number[] = [];
+    const listMs: number[] = [];
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      if (queue.length === 0) await refill();
+      const job = queue.shift();
+      if (!job) break;
+      const samples = i < WARMUP ? [] : commitMs;
+      const r = await timed(samples, () =>
+        callToolStructured<{ revision: number }>(client, "commit", { game_id: gameId, agent: job.agent, expected_revision: revision, cells: job.cells, intent: "bench commit" }),
+      );
+      revision = r.revision;
+    }
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      const samples = i < WARMUP ? [] : observeMs;
+      await timed(samples, () => callToolStructured(client, "observe", { game_id: gameId, agent: agents[i % agents.length] }));
+    }
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      const samples = i < WARMUP ? [] : healthMs;
+      await timed(samples, async () => {
+        const res = await fetch(`${base}/api/health`);
+        await res.arrayBuffer();
+      });
+    }
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      await timed(i < WARMUP ? [] : listMs, () => callToolStructured(client, "list_games"));
+    }
+    await client.close();
+
+    const health = stats(healthMs);
+    const rows = [
+      ["GET /api/health (baseline)", health],
+      [`commit (${CELLS_PER_COMMIT} cells)`, stats(commitMs)],
+      ["observe {agent}", stats(observeMs)],
+      ["list_games (MCP + registry, no field)", stats(listMs)],
+    ] as const;
+    console.log(`service latency over /mcp — wrangler dev (workerd), scatter G=${G} (${field.tiles.length} tiles, generated in ${generationS.toFixed(1)} s), ${CALLS} timed calls each after ${WARMUP} warm-up`);
+    console.log("| call | n | p50 ms | p99 ms | mean ms | p50 / health p50 |");
+    console.log("|---|---|---|---|---|---|");
+    for (const [name, s] of rows) {
+      console.log(`| ${name} | ${s.n} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.mean.toFixed(2)} | ${(s.p50 / health.p50).toFixed(1)}× |`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
