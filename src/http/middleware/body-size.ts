@@ -43,7 +43,7 @@ async function readAtMost(body: ReadableStream<Uint8Array> | null, limit: number
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      reader.releaseLock(); // stop reading; the rest of the body is never consumed
       return undefined;
     }
     chunks.push(value);
