@@ -95,13 +95,14 @@ export class FieldObject extends DurableObject<Env> {
   private progress = { done: 0, total: 0 };
   private registryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastRegistryPush = 0;
+  private loadError: string | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new FieldStore(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
-      this.restore();
+      this.safeRestore();
     });
   }
 
@@ -295,7 +296,7 @@ export class FieldObject extends DurableObject<Env> {
 
   private recover(err: unknown): Outcome<never> {
     console.error("field write failed; rebuilding from storage", err);
-    this.restore();
+    this.safeRestore();
     return fail("bad_input", "the write could not be applied; nothing was changed");
   }
 
@@ -364,6 +365,21 @@ export class FieldObject extends DurableObject<Env> {
 
   // ---- restore ------------------------------------------------------------------------------
 
+  /**
+   * Restore without ever throwing out of the constructor (which would reset the object on every
+   * request): a field whose log cannot be replayed stays unloaded and answers `failed`.
+   */
+  private safeRestore(): void {
+    try {
+      this.restore();
+      this.loadError = null;
+    } catch (err) {
+      this.referee = null;
+      this.loadError = err instanceof Error ? err.message : String(err);
+      console.error("field could not be restored", err);
+    }
+  }
+
   /** Rebuilds memory from storage: the field and a referee fed every stored input in order. */
   private restore(): void {
     this.referee = null;
@@ -416,7 +432,7 @@ export class FieldObject extends DurableObject<Env> {
       return fail("generating", `the field is still generating (${Math.floor((Date.now() - created) / 1000)} s so far): poll observe until its status is playing`);
     }
     if (status === "failed") return fail("failed", this.store.getMeta<string>("failure") ?? "generation failed");
-    if (!this.referee) return fail("failed", "the field could not be loaded");
+    if (!this.referee) return fail("failed", `the field could not be loaded: ${this.loadError ?? "unknown error"}`);
     if (!read && this.referee.status === "closed") return fail("closed", "this field is closed: writes are refused");
     return { ok: true };
   }

@@ -284,6 +284,25 @@ describe("field object: bad input changes nothing (SPEC §12)", () => {
   });
 });
 
+describe("field object: damaged storage", () => {
+  it("a log that no longer replays leaves the field unloaded and answering failed, storage untouched", async () => {
+    const { stub, raw, field } = await createPlaying(SCATTER, 24);
+    const players = new ScriptedPlayers(stub, field);
+    await players.join();
+    await players.pass(1);
+    const events = ok(await stub.events(0)).events;
+    await runInDurableObject(raw, (_instance, state) => {
+      state.storage.sql.exec("UPDATE events SET input = ? WHERE seq = 2", JSON.stringify({ type: "reveal", machineId: machineId(1), agent: `${machineId(1)}/1`, expectedRevision: 0, tile: 999999, intent: "" }));
+    });
+    await evictDurableObject(raw);
+    const error = errorOf(await stub.observe({ full: true }));
+    expect(error.code).toBe("failed");
+    expect(error.message).toMatch(/could not be loaded: replay diverged at revision 2/);
+    expect(errorOf(await stub.join(joinArgs(machineId(2)))).code).toBe("failed");
+    expect(ok(await stub.events(0)).events).toEqual(events);
+  });
+});
+
 describe("registry and expiry", () => {
   it("lists fields newest first and forgets fields nobody joined after 30 minutes", async () => {
     const a = await createPlaying(SCATTER, 24);
