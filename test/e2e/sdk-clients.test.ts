@@ -34,6 +34,13 @@ describe("official MCP SDK clients against wrangler dev", () => {
     });
   }
 
+  it("v2 pinned to 2026-07-28 connects without any fallback", async () => {
+    await withClient(base, { flavour: "v2-modern", pin: "2026-07-28" }, async (client) => {
+      expect(client.protocolVersion).toBe("2026-07-28");
+      expect((await client.listTools()).map((t) => t.name)).toContain("list_games");
+    });
+  });
+
   it("serves many clients of every flavour at once (no session state to share)", async () => {
     const runs = Array.from({ length: 6 }, (_, i) =>
       withClient(base, { flavour: CLIENT_FLAVOURS[i % CLIENT_FLAVOURS.length] }, async (client) => {

@@ -14,6 +14,8 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** The client's clientInfo (the harness the server records for 2026-07-28 clients). */
   clientInfo?: { name: string; version: string };
+  /** v2-modern only: pin this revision instead of negotiating (`versionNegotiation: {mode: {pin}}`). */
+  pin?: string;
   /** Request timeout in milliseconds (SDK default 60 s). */
   timeoutMs?: number;
 }
@@ -81,7 +83,7 @@ export async function connectClient(baseUrl: string, options: ConnectOptions = {
 
   const client = new ClientV2(clientInfo, {
     capabilities: {},
-    ...(flavour === "v2-modern" ? { versionNegotiation: { mode: "auto" as const } } : {}),
+    ...(flavour === "v2-modern" ? { versionNegotiation: { mode: options.pin ? { pin: options.pin } : ("auto" as const) } } : {}),
   });
   const transport = new TransportV2(url, { requestInit });
   await client.connect(transport, timeout);
