@@ -9,3 +9,5 @@ export * from "./tile-problem";
 export * from "./generate/params";
 export * from "./generate/generator";
 export type { ShapeKind } from "./generate/shapes";
+export * from "./field-digest";
+export * from "./playability";

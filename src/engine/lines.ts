@@ -8,10 +8,10 @@
 /** Longest line the engine handles; shapes are generated with boxes of at most 18 cells a side. */
 export const MAX_LINE = 20;
 
-const tables = new Map<number, Uint32Array>();
+const tables = new Map<number, Int32Array>();
 
 /** Every valid line of even length `len` (2..MAX_LINE), ascending by numeric value. */
-export function validLines(len: number): Uint32Array {
+export function validLines(len: number): Int32Array {
   const cached = tables.get(len);
   if (cached) return cached;
   if (!Number.isInteger(len) || len < 2 || len > MAX_LINE || len % 2 !== 0) {
@@ -22,7 +22,7 @@ export function validLines(len: number): Uint32Array {
   // Depth-first over positions; prune on balance and on a third equal value in a row.
   const walk = (pos: number, bits: number, ones: number, last: number, run: number): void => {
     if (pos === len) {
-      out.push(bits >>> 0);
+      out.push(bits);
       return;
     }
     for (let v = 0; v <= 1; v++) {
@@ -35,7 +35,7 @@ export function validLines(len: number): Uint32Array {
     }
   };
   walk(0, 0, 0, -1, 0);
-  const table = Uint32Array.from(out).sort();
+  const table = Int32Array.from(out).sort();
   tables.set(len, table);
   return table;
 }

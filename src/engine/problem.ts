@@ -25,14 +25,14 @@ export class Problem {
   /** Local cell index → the caller's cell id. */
   readonly cellIds: Int32Array;
   readonly lineLen: Int32Array;
-  readonly lineFull: Uint32Array;
+  readonly lineFull: Int32Array;
   readonly lineCellStart: Int32Array;
   readonly lineCells: Int32Array;
   readonly sibStart: Int32Array;
   readonly sibs: Int32Array;
   readonly cellLineStart: Int32Array;
   readonly cellLine: Int32Array;
-  readonly cellBit: Uint32Array;
+  readonly cellBit: Int32Array;
   readonly searchLines: Int32Array;
   readonly poolStart: Int32Array;
   readonly poolSize: number;
@@ -58,7 +58,7 @@ export class Problem {
     this.nLines = lines.length;
     this.cellIds = Int32Array.from(ids);
     this.lineLen = new Int32Array(this.nLines);
-    this.lineFull = new Uint32Array(this.nLines);
+    this.lineFull = new Int32Array(this.nLines);
     this.lineCellStart = new Int32Array(this.nLines + 1);
     this.lineCells = new Int32Array(total);
     this.poolStart = new Int32Array(this.nLines + 1);
@@ -69,7 +69,7 @@ export class Problem {
     lines.forEach((line, l) => {
       const len = line.cells.length;
       this.lineLen[l] = len;
-      this.lineFull[l] = len === 32 ? 0xffffffff : ((1 << len) - 1) >>> 0;
+      this.lineFull[l] = (1 << len) - 1;
       this.lineCellStart[l] = at;
       for (const id of line.cells) {
         const c = localOf.get(id) as number;
@@ -89,13 +89,13 @@ export class Problem {
     this.cellLineStart = new Int32Array(this.nCells + 1);
     for (let c = 0; c < this.nCells; c++) this.cellLineStart[c + 1] = this.cellLineStart[c] + perCell[c];
     this.cellLine = new Int32Array(total);
-    this.cellBit = new Uint32Array(total);
+    this.cellBit = new Int32Array(total);
     const fill = this.cellLineStart.slice(0, this.nCells);
     for (let l = 0; l < this.nLines; l++) {
       for (let i = this.lineCellStart[l], b = 0; i < this.lineCellStart[l + 1]; i++, b++) {
         const c = this.lineCells[i];
         this.cellLine[fill[c]] = l;
-        this.cellBit[fill[c]] = (1 << b) >>> 0;
+        this.cellBit[fill[c]] = 1 << b;
         fill[c]++;
       }
     }

@@ -16,30 +16,40 @@ import { validLines } from "./lines";
 import type { Rng } from "./random";
 
 /** Pattern tables filtered by (length, known mask, ones mask), shared by every solver. */
-const filterCache = new Map<number, Uint32Array>();
+const filterCache: Map<number, Map<number, Int32Array>>[] = [];
 let filterCacheSize = 0;
 const FILTER_CACHE_LIMIT = 4_000_000;
 
-function filteredTable(len: number, known: number, ones: number): Uint32Array {
+function filteredTable(len: number, known: number, ones: number): Int32Array {
   const table = validLines(len);
   if (known === 0) return table;
-  // len ≤ 20, so the key (len, known, ones) packs into a safe integer.
-  const key = (len * 1048576 + known) * 1048576 + ones;
-  const hit = filterCache.get(key);
+  // Two levels of small-integer keys (fast Map lookups), under the length.
+  let byKnown = filterCache[len];
+  if (!byKnown) byKnown = filterCache[len] = new Map();
+  let byOnes = byKnown.get(known);
+  if (!byOnes) {
+    byOnes = new Map();
+    byKnown.set(known, byOnes);
+  }
+  const hit = byOnes.get(ones);
   if (hit) return hit;
   let n = 0;
   for (let i = 0; i < table.length; i++) if ((table[i] & known) === ones) n++;
-  const out = new Uint32Array(n);
+  const out = new Int32Array(n);
   n = 0;
   for (let i = 0; i < table.length; i++) if ((table[i] & known) === ones) out[n++] = table[i];
   if (filterCacheSize + n > FILTER_CACHE_LIMIT) {
-    filterCache.clear();
+    for (const m of filterCache) m?.clear();
     filterCacheSize = 0;
+    byKnown.set(known, byOnes);
   }
-  filterCache.set(key, out);
+  byOnes.set(ones, out);
   filterCacheSize += n + 16;
   return out;
 }
+
+/** Work counters across all solvers (profiling aid; never affects results). */
+export const solverWork = { scanned: 0, nodes: 0, resets: 0 };
 
 const TAG_CELL = 0;
 const TAG_COUNT = 1;
@@ -49,9 +59,9 @@ export class Solver {
   readonly p: Problem;
   /** Cell values: -1 unknown, 0, 1. */
   readonly val: Int8Array;
-  private readonly known: Uint32Array;
-  private readonly ones: Uint32Array;
-  private readonly pool: Uint32Array;
+  private readonly known: Int32Array;
+  private readonly ones: Int32Array;
+  private readonly pool: Int32Array;
   private readonly cnt: Int32Array;
   private readonly det: Uint8Array;
   private readonly queue: Int32Array;
@@ -59,7 +69,7 @@ export class Solver {
   private qTop = 0;
   private trail: Int32Array;
   private tTop = 0;
-  private branch: Uint32Array;
+  private branch: Int32Array;
   private bTop = 0;
   /** Search nodes visited by the last count / enumerate / random call. */
   nodes = 0;
@@ -75,15 +85,15 @@ export class Solver {
   constructor(problem: Problem) {
     this.p = problem;
     this.val = new Int8Array(problem.nCells);
-    this.known = new Uint32Array(problem.nLines);
-    this.ones = new Uint32Array(problem.nLines);
-    this.pool = new Uint32Array(problem.poolSize);
+    this.known = new Int32Array(problem.nLines);
+    this.ones = new Int32Array(problem.nLines);
+    this.pool = new Int32Array(problem.poolSize);
     this.cnt = new Int32Array(problem.nLines);
     this.det = new Uint8Array(problem.nLines);
     this.queue = new Int32Array(problem.nLines);
     this.inQ = new Uint8Array(problem.nLines);
     this.trail = new Int32Array(1024);
-    this.branch = new Uint32Array(4096);
+    this.branch = new Int32Array(4096);
   }
 
   /**
@@ -92,6 +102,7 @@ export class Solver {
    */
   reset(fixed: Int8Array): boolean {
     const p = this.p;
+    solverWork.resets++;
     this.val.set(fixed);
     this.tTop = 0;
     this.qTop = 0;
@@ -108,7 +119,7 @@ export class Solver {
       }
       this.known[l] = k;
       this.ones[l] = o;
-      const table = filteredTable(p.lineLen[l], k >>> 0, o >>> 0);
+      const table = filteredTable(p.lineLen[l], k, o);
       this.pool.set(table, p.poolStart[l]);
       this.cnt[l] = table.length;
       this.queue[this.qTop++] = l;
@@ -163,6 +174,7 @@ export class Solver {
   }
 
   private dfs(): void {
+    solverWork.nodes++;
     if (++this.nodes > this.budget) {
       this.aborted = true;
       return;
@@ -193,7 +205,7 @@ export class Solver {
     // Copy the branch line's live patterns: the subtrees permute the pool.
     const base = this.bTop;
     if (base + bestC > this.branch.length) {
-      const grown = new Uint32Array(Math.max(this.branch.length * 2, base + bestC));
+      const grown = new Int32Array(Math.max(this.branch.length * 2, base + bestC));
       grown.set(this.branch);
       this.branch = grown;
     }
@@ -295,13 +307,14 @@ export class Solver {
       const o = this.ones[l];
       const s = p.poolStart[l];
       const c0 = cnt[l];
+      solverWork.scanned += c0;
       let c = c0;
       let and = -1;
       let or = 0;
       let i = 0;
       while (i < c) {
         const pat = pool[s + i];
-        if (((pat & k) >>> 0) !== o) {
+        if ((pat & k) !== o) {
           c--;
           pool[s + i] = pool[s + c];
           pool[s + c] = pat;
@@ -315,10 +328,11 @@ export class Solver {
         this.pushTrail(c0);
         this.pushTrail(l * 4 + TAG_COUNT);
         cnt[l] = c;
-        if (c === 0) {
-          this.clearQueue();
-          return false;
-        }
+      }
+      if (c === 0) {
+        // Also catches a line whose fixed cells left no pattern at all (empty from the start).
+        this.clearQueue();
+        return false;
       }
       const unknown = p.lineFull[l] & ~k;
       let f1 = and & unknown;

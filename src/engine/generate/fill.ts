@@ -1,7 +1,7 @@
 /**
  * Filling: give every new tile a solution that obeys SPEC §2 and agrees with every cell already
  * decided. Tiles are solved one at a time in placement order, each as a problem that also holds
- * the lines of its unfilled neighbours (look-ahead: a choice that would leave a neighbour with
+ * the lines of its unfilled neighbours that cross it (look-ahead: a choice that would leave a neighbour with
  * no pattern for some line is refused by propagation). A tile that still cannot be solved is
  * repaired by re-solving it together with its filled neighbours (cells those share with tiles
  * outside the region stay fixed), widening the region up to two layers. A tile that fails even
@@ -14,9 +14,10 @@ import { lineGroup } from "../tile-problem";
 import type { Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
 
-const SINGLE_BUDGET = 3000;
-const REPAIR_BUDGET = 20000;
-const REPAIR_LAYERS = 3;
+/** Search nodes for a tile alone, and for each widening of a repair region. */
+const SINGLE_BUDGET = 300;
+const REPAIR_BUDGET = 2000;
+const REPAIR_LAYERS = 2;
 
 export interface FillStats {
   repaired: number;
@@ -32,6 +33,8 @@ function attempt(canvas: Canvas, search: CanvasTile[], free: Set<number> | null,
     }
   }
   const seen = new Set(inSearch);
+  const touched = new Set<number>();
+  for (const t of search) for (const c of t.cells) touched.add(c);
   for (const t of search) {
     for (const n of canvas.neighbours(t)) {
       if (seen.has(n)) continue;
@@ -39,6 +42,9 @@ function attempt(canvas: Canvas, search: CanvasTile[], free: Set<number> | null,
       const nt = canvas.tiles[n];
       if (nt.state !== "placed") continue;
       for (const line of nt.lines) {
+        // Only the neighbour's lines through the region's cells: those are the ones a choice
+        // here can empty; the rest would cost propagation work for little look-ahead.
+        if (!line.cells.some((c) => touched.has(c))) continue;
         specs.push({ cells: line.cells, group: lineGroup(nt.key, line.orientation, line.cells.length), search: false });
       }
     }

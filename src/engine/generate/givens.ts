@@ -23,6 +23,12 @@ import type { SolutionCount, TileShape } from "../types";
 /** Largest alternative set enumerated during climb-back. */
 const CLIMB_LIMIT = 64;
 const ROUNDS = 4;
+/**
+ * Search nodes allowed per count. A count that needs more is treated as "too many solutions"
+ * (the removal is not kept): the result stays correct, only possibly less sparse, and the
+ * cut-off is a node count, so it is deterministic.
+ */
+export const COUNT_BUDGET = 400;
 
 export interface GivensInput {
   shape: TileShape;
@@ -67,7 +73,8 @@ export class GivensReducer {
     for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.shared[i]) ? this.truth[i] : -1;
     this.counts++;
     if (!this.solver.reset(f)) return 0;
-    return this.solver.count(limit);
+    const c = this.solver.count(limit, COUNT_BUDGET);
+    return c < 0 ? limit : c;
   }
 
   /** Both invariants: at most m solutions, and a unique one once shared cells are known. */
@@ -123,7 +130,7 @@ export class GivensReducer {
       given[g] = 0;
       for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
       this.counts++;
-      const sols = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1) : [];
+      const sols = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1, COUNT_BUDGET * 4) : [];
       if (sols && sols.length > m && sols.length <= CLIMB_LIMIT) {
         let alts = sols.filter((s) => !this.isTruth(s));
         const added: number[] = [];

@@ -9,7 +9,7 @@
 import { mForCellCount } from "../types";
 import type { Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
-import { draftMask, randomShape, MIN_SIDE, MAX_SIDE } from "./shapes";
+import { shapeCatalogue, MIN_SIDE, MAX_SIDE } from "./shapes";
 
 export interface Region {
   x: number;
@@ -54,17 +54,16 @@ export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: Pla
   }
   const maxW = Math.min(MAX_SIDE, region.w);
   const maxH = Math.min(MAX_SIDE, region.h);
+  const catalogue = shapeCatalogue(maxW, maxH);
   for (let cy = region.y; cy < region.y + region.h; cy++) {
     for (let cx = region.x; cx < region.x + region.w; cx++) {
       const anchor = cy * G + cx;
       if (canvas.cover[anchor] || canvas.blocked[anchor]) continue;
       if (opts.anchorOk && !opts.anchorOk(cx, cy)) continue;
       for (let a = 0; a < attempts; a++) {
-        const d = randomShape(rng, maxW, maxH);
-        const mask = draftMask(d);
-        let ax = 0;
-        while (!mask[ax]) ax++; // first covered cell of the top row
-        const x0 = cx - ax - rng.int(3);
+        const { draft: d, info } = catalogue[rng.int(catalogue.length)];
+        const mask = info.mask;
+        const x0 = cx - info.anchorX - rng.int(3);
         const y0 = cy - rng.int(3);
         if (x0 < region.x || y0 < region.y || x0 + d.w > region.x + region.w || y0 + d.h > region.y + region.h) continue;
         if (!mask[(cy - y0) * d.w + (cx - x0)]) continue;

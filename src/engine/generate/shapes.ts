@@ -6,7 +6,7 @@
  */
 import type { Rect } from "../types";
 import { validLineCount } from "../lines";
-import type { Rng } from "../random";
+import { Rng } from "../random";
 
 export type ShapeKind = "rect" | "L" | "T" | "plus" | "ring" | "union";
 
@@ -52,20 +52,18 @@ export function draftMask(d: ShapeDraft): Uint8Array {
 }
 
 /** Lines per (orientation, length) within the safe share of valid lines (≤ 2/3 of them). */
-export function lineCountsOk(d: ShapeDraft): boolean {
-  const mask = draftMask(d);
-  const counts = new Map<number, number>();
-  const bump = (key: number, len: number): boolean => {
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    return n * 3 <= validLineCount(len) * 2;
+export function lineCountsOk(d: ShapeDraft, mask = draftMask(d)): boolean {
+  const counts = new Int32Array(2 * (MAX_SIDE + 2));
+  const bump = (slot: number, len: number): boolean => {
+    const n = ++counts[slot];
+    return len % 2 === 0 && n * 3 <= validLineCount(len) * 2;
   };
   for (let y = 0; y < d.h; y++) {
     let run = 0;
     for (let x = 0; x <= d.w; x++) {
       if (x < d.w && mask[y * d.w + x]) run++;
       else if (run) {
-        if (run % 2 || !bump(run, run)) return false;
+        if (!bump(run, run)) return false;
         run = 0;
       }
     }
@@ -75,7 +73,7 @@ export function lineCountsOk(d: ShapeDraft): boolean {
     for (let y = 0; y <= d.h; y++) {
       if (y < d.h && mask[y * d.w + x]) run++;
       else if (run) {
-        if (run % 2 || !bump(100 + run, run)) return false;
+        if (!bump(MAX_SIDE + 2 + run, run)) return false;
         run = 0;
       }
     }
@@ -140,19 +138,82 @@ function draftOfKind(rng: Rng, kind: ShapeKind, W: number, H: number): ShapeDraf
   }
 }
 
-/** A random valid shape (always succeeds: falls back to a small rectangle). */
-export function randomShape(rng: Rng, maxW = MAX_SIDE, maxH = MAX_SIDE): ShapeDraft {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const W = SIDES[rng.weighted(SIDE_WEIGHTS)];
-    const H = SIDES[rng.weighted(SIDE_WEIGHTS)];
-    if (W > maxW || H > maxH) continue;
-    const kind = KINDS[rng.weighted(KIND_WEIGHTS)];
-    const base = draftOfKind(rng, kind, W, H);
-    if (!base) continue;
-    const d = transform(base, rng.chance(1, 2), rng.chance(1, 2), rng.chance(1, 2));
-    if (d.w < MIN_SIDE || d.h < MIN_SIDE || d.w > maxW || d.h > maxH) continue;
-    if (lineCountsOk(d)) return d;
+export interface DraftInfo {
+  mask: Uint8Array;
+  /** Line counts within the safe share (see lineCountsOk). */
+  ok: boolean;
+  /** x of the first covered cell of the top row. */
+  anchorX: number;
+  cells: number;
+}
+
+export function draftInfo(d: ShapeDraft): DraftInfo {
+  const mask = draftMask(d);
+  let anchorX = 0;
+  while (!mask[anchorX]) anchorX++;
+  let cells = 0;
+  for (const v of mask) cells += v;
+  return { mask, ok: lineCountsOk(d, mask), anchorX, cells };
+}
+
+/**
+ * One random draft within the size limits, or null when the drawn kind does not fit the drawn
+ * box (the caller simply tries again). Line counts are checked by the caller via draftInfo.
+ */
+export function randomDraft(rng: Rng, maxW = MAX_SIDE, maxH = MAX_SIDE): ShapeDraft | null {
+  const W = SIDES[rng.weighted(SIDE_WEIGHTS)];
+  const H = SIDES[rng.weighted(SIDE_WEIGHTS)];
+  const kind = KINDS[rng.weighted(KIND_WEIGHTS)];
+  const base = draftOfKind(rng, kind, W, H);
+  if (!base) return null;
+  const d = transform(base, rng.chance(1, 2), rng.chance(1, 2), rng.chance(1, 2));
+  if (d.w < MIN_SIDE || d.h < MIN_SIDE || d.w > maxW || d.h > maxH) return null;
+  return d;
+}
+
+export interface CatalogueEntry {
+  draft: ShapeDraft;
+  info: DraftInfo;
+}
+
+/** Size of the shape catalogue; drawing from it is one bounded integer per attempt. */
+export const CATALOGUE_SIZE = 4096;
+/** Fixed state words of the stream that builds the catalogue (part of the generator's spec). */
+const CATALOGUE_SEED: [number, number, number, number] = [0x6d6f7361, 0x69632d73, 0x68617065, 0x73000001];
+
+const catalogues = new Map<string, CatalogueEntry[]>();
+
+/**
+ * The shapes scatter placement draws from: CATALOGUE_SIZE valid drafts built once from a fixed
+ * stream with the side and kind weights above, then restricted to those fitting maxW × maxH
+ * (only tiny boards need the restriction). Deterministic: the catalogue is the same everywhere.
+ */
+export function shapeCatalogue(maxW = MAX_SIDE, maxH = MAX_SIDE): CatalogueEntry[] {
+  const key = `${maxW}x${maxH}`;
+  let cat = catalogues.get(key);
+  if (cat) return cat;
+  let full = catalogues.get(`${MAX_SIDE}x${MAX_SIDE}`);
+  if (!full) {
+    full = [];
+    const rng = new Rng(...CATALOGUE_SEED);
+    while (full.length < CATALOGUE_SIZE) {
+      const d = randomDraft(rng);
+      if (!d) continue;
+      const info = draftInfo(d);
+      if (info.ok) full.push({ draft: d, info });
+    }
+    catalogues.set(`${MAX_SIDE}x${MAX_SIDE}`, full);
   }
-  const side = Math.max(MIN_SIDE, Math.min(6, maxW, maxH) & ~1);
-  return { kind: "rect", w: side, h: side, rects: [[0, 0, side, side]] };
+  cat = full.filter((e) => e.draft.w <= maxW && e.draft.h <= maxH);
+  if (cat.length === 0) {
+    // Boards smaller than every catalogued shape: plain even rectangles that fit.
+    for (let h = MIN_SIDE; h <= maxH; h += 2) {
+      for (let w = MIN_SIDE; w <= maxW; w += 2) {
+        const d: ShapeDraft = { kind: "rect", w, h, rects: [[0, 0, w, h]] };
+        cat.push({ draft: d, info: draftInfo(d) });
+      }
+    }
+  }
+  catalogues.set(key, cat);
+  return cat;
 }

@@ -1,0 +1,52 @@
+/** Full verification of a generated field against SPEC §2/§3, shared by the generator tests. */
+import { expect } from "vitest";
+import { Solver } from "../../../src/engine/solver";
+import { tileProblem } from "../../../src/engine/tile-problem";
+import type { Field, Tile } from "../../../src/engine/types";
+import { bruteForceSolutions, coverCounts, ruleViolation, structuralProblems } from "./field-checks";
+
+export interface VerifyOptions {
+  /** Cross-check the solver's count by brute force on tiles up to this many cells (0: never). */
+  bruteForceUpTo?: number;
+}
+
+/** The solutions of a tile from its givens alone (as global-cell maps), up to `limit`. */
+export function tileSolutions(field: Field, tile: Tile, limit: number): Uint8Array[] {
+  const problem = tileProblem(tile, field.G);
+  const fixed = new Int8Array(problem.nCells).fill(-1);
+  for (const g of tile.givens) fixed[problem.local(g)] = field.solution[g];
+  const solver = new Solver(problem);
+  if (!solver.reset(fixed)) return [];
+  return (solver.enumerate(limit) ?? []).map((s) => {
+    const byCell = new Uint8Array(tile.cellIds.length);
+    tile.cellIds.forEach((c, i) => (byCell[i] = s[problem.local(c)]));
+    return byCell;
+  });
+}
+
+export function verifyField(field: Field, opts: VerifyOptions = {}): void {
+  expect(structuralProblems(field)).toEqual([]);
+  const cover = coverCounts(field);
+  let bruteChecked = 0;
+  for (const tile of field.tiles) {
+    // The true solution obeys SPEC §2 inside the tile.
+    expect(ruleViolation(tile, field.G, (c) => field.solution[c]), `tile ${tile.id} rules`).toBeNull();
+    // Exactly m solutions from the givens alone; one is the truth.
+    const sols = tileSolutions(field, tile, tile.m + 1);
+    expect(sols.length, `tile ${tile.id} solution count`).toBe(tile.m);
+    const truth = Uint8Array.from(tile.cellIds, (c) => field.solution[c]);
+    const alternatives = sols.filter((s) => s.some((v, i) => v !== truth[i]));
+    expect(alternatives.length).toBe(tile.m - 1);
+    // Every alternative differs from the truth on a shared cell.
+    for (const alt of alternatives) {
+      const differsOnShared = tile.cellIds.some((c, i) => cover[c] >= 2 && alt[i] !== truth[i]);
+      expect(differsOnShared, `tile ${tile.id} alternative pinned by a neighbour`).toBe(true);
+    }
+    if (opts.bruteForceUpTo && tile.cellIds.length <= opts.bruteForceUpTo) {
+      const fixed = new Map(tile.givens.map((g) => [g, field.solution[g]] as [number, number]));
+      expect(bruteForceSolutions(tile, field.G, fixed, tile.m + 1).length, `tile ${tile.id} brute force`).toBe(tile.m);
+      bruteChecked++;
+    }
+  }
+  if (opts.bruteForceUpTo) expect(bruteChecked).toBeGreaterThan(0);
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { createFieldGenerator, generateField } from "../../../src/engine/generate/generator";
+import { fieldDigest } from "../../../src/engine/field-digest";
+import { reachFrom } from "../../../src/engine/playability";
+import { verifyField } from "./generate-helpers";
+import { coverCounts } from "./field-checks";
+
+describe("scatter fields", () => {
+  for (const seed of ["alpha", "beta", "gamma", "delta"]) {
+    it(`are correct for seed ${seed} (G=40)`, async () => {
+      const field = await generateField({ kind: "scatter", seed, G: 40 });
+      expect(field.tiles.length).toBeGreaterThan(8);
+      verifyField(field, { bruteForceUpTo: 48 });
+      // Holes are real: some cells are covered by no tile.
+      expect(coverCounts(field).some((c) => c === 0)).toBe(true);
+    });
+  }
+
+  it("works on the smallest board (G=6)", async () => {
+    const field = await generateField({ kind: "scatter", seed: "tiny", G: 6 });
+    verifyField(field);
+  });
+});
+
+describe("grid fields", () => {
+  for (const seed of ["one", "two", "three"]) {
+    it(`make the classic 2×2 of 14×14 (seed ${seed})`, async () => {
+      const field = await generateField({ kind: "grid", seed, n: 14, G: 27 });
+      expect(field.tiles.map((t) => [t.x0, t.y0, t.w, t.h])).toEqual([
+        [0, 0, 14, 14],
+        [13, 0, 14, 14],
+        [0, 13, 14, 14],
+        [13, 13, 14, 14],
+      ]);
+      verifyField(field);
+    });
+  }
+
+  it("make a 3×3 of 6×6 squares (G=16)", async () => {
+    const field = await generateField({ kind: "grid", seed: "small", n: 6, G: 16 });
+    expect(field.tiles.length).toBe(9);
+    verifyField(field, { bruteForceUpTo: 36 });
+  });
+});
+
+describe("chunked fields", () => {
+  it("stitch independent chunks with seam tiles (2×2 chunks of 40)", async () => {
+    const field = await generateField({ kind: "field", seed: "chunky", chunks: 2, chunk_g: 40 });
+    expect(field.G).toBe(80);
+    verifyField(field);
+    // Seam tiles cross the chunk borders.
+    const crossing = field.tiles.filter((t) => (t.x0 < 40 && t.x0 + t.w > 40) || (t.y0 < 40 && t.y0 + t.h > 40));
+    expect(crossing.length).toBeGreaterThan(3);
+  });
+});
+
+describe("determinism", () => {
+  it("gives byte-identical fields for the same seed, whatever the stepping", async () => {
+    const a = await generateField({ kind: "scatter", seed: "same", G: 30 });
+    const gen = createFieldGenerator({ kind: "scatter", seed: "same", G: 30 });
+    let steps = 0;
+    while (!(await gen.step())) {
+      steps++;
+      const { done, total } = gen.progress();
+      expect(done).toBeLessThanOrEqual(total);
+    }
+    expect(steps).toBeGreaterThan(2);
+    const b = gen.result();
+    expect(await fieldDigest(b)).toBe(await fieldDigest(a));
+    expect(Buffer.from(b.solution).equals(Buffer.from(a.solution))).toBe(true);
+  });
+
+  it("gives different fields for different seeds", async () => {
+    const a = await generateField({ kind: "scatter", seed: "one", G: 30 });
+    const b = await generateField({ kind: "scatter", seed: "two", G: 30 });
+    expect(await fieldDigest(a)).not.toBe(await fieldDigest(b));
+  });
+
+  it("pins the digest of reference fields (regression pin)", async () => {
+    const digests = [
+      await fieldDigest(await generateField({ kind: "scatter", seed: "pin", G: 30 })),
+      await fieldDigest(await generateField({ kind: "grid", seed: "pin", n: 6, G: 11 })),
+      await fieldDigest(await generateField({ kind: "field", seed: "pin", chunks: 2, chunk_g: 40 })),
+    ];
+    expect(digests).toEqual([
+      "358be0024cd53f3adce9d09ef8314f887bfd565141322ea7f7c12a029b7532ef",
+      "9bfd7409ffcd61db29feca655e1032118a37c00689f8310d3f42ac5980ece003",
+      "691aa349bbaae2339cb3bb27c9fe3731b74ed34fe8115909545aa83202f55d43",
+    ]);
+  });
+});
+
+describe("parameters", () => {
+  it("validates ranges with clear RangeErrors", async () => {
+    await expect(generateField({ kind: "scatter", seed: "x", G: 5 })).rejects.toThrow(/G must be an integer in 6\.\.1000/);
+    await expect(generateField({ kind: "grid", seed: "x", n: 7 })).rejects.toThrow(/n must be even/);
+    await expect(generateField({ kind: "grid", seed: "x", n: 14, G: 30 })).rejects.toThrow(/multiple of n-1/);
+    await expect(generateField({ kind: "field", seed: "x", chunks: 13 })).rejects.toThrow(/chunks must be an integer in 2\.\.12/);
+    await expect(generateField({ kind: "field", seed: "x", chunk_g: 30 })).rejects.toThrow(RangeError);
+    await expect(generateField({ kind: "scatter", seed: "x", grow: true })).rejects.toThrow(/grow/);
+  });
+});
+
+describe("playability measure", () => {
+  it("reaches beyond the seed tile on a scatter field", async () => {
+    const field = await generateField({ kind: "scatter", seed: "reach", G: 40 });
+    const reach = reachFrom(field, 0);
+    expect(reach.share).toBeGreaterThan(0);
+    expect(reach.share).toBeLessThanOrEqual(1);
+    expect(reach.solvedTiles).toBeGreaterThan(1);
+  });
+});
