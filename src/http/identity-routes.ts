@@ -4,7 +4,7 @@ import type { Env } from "../env";
 import { checkJoinProof, displayName, machineFromBearer } from "../identity/api";
 import { identityDocument, identityHtml } from "../identity/docs";
 import { MACHINE_ID_RE } from "../identity/keys";
-import { keyAuthSchema, keyNameSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
+import { keyAuthSchema, keyNameSchema, proofCheckSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
 import { identityStub } from "../identity/stub";
 
 type Ctx = Context<{ Bindings: Env }>;
@@ -34,17 +34,10 @@ export function identityRoutes(): Hono<{ Bindings: Env }> {
 
   // Checks a join proof without spending it, so clients can debug their signing before `join`.
   app.post("/api/keys/proof-check", async (c) => {
-    const body = await readObject(c);
+    const body = await readJson(c, proofCheckSchema);
     if (!body.ok) return refuse(c, body);
     const v = body.value;
-    const str = (k: string): string => (typeof v[k] === "string" ? (v[k] as string) : "");
-    const r = await checkJoinProof({
-      gameId: str("game_id"),
-      machineId: str("machine_id"),
-      publicKey: str("public_key"),
-      proof: str("proof"),
-      session: v.session === undefined ? "1" : str("session"),
-    });
+    const r = await checkJoinProof({ gameId: v.game_id, machineId: v.machine_id, publicKey: v.public_key, proof: v.proof, session: v.session });
     if (!r.ok) return c.json({ error: { code: r.code, message: r.message } }, r.code === "bad_input" ? 400 : 401);
     return c.json({ ok: true, machine_id: r.machineId, minute: r.minute, signed: r.message, note: "verified, not spent: join with it within the minute" });
   });
@@ -65,7 +58,7 @@ export function identityRoutes(): Hono<{ Bindings: Env }> {
     return c.json({ machine_id: d.machineId, public_key: d.publicKey, name: d.name, created_at: new Date(d.createdAt).toISOString() });
   });
 
-  app.get("/identity.md", (c) => c.text(identityDocument(origin(c)), 200, { "Content-Type": "text/markdown; charset=utf-8" }));
+  app.get("/identity.md", (c) => c.text(identityDocument(origin(c)), 200, { "Content-Type": "text/plain; charset=utf-8" }));
   app.get("/identity", (c) => c.html(identityHtml(origin(c))));
 
   return app;

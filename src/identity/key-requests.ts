@@ -35,6 +35,15 @@ export const keyNameSchema = z.object({
     .regex(NAME_RE, "name must be 1-40 characters: letters, digits, space and . _ - ' ( ), not starting or ending with a space"),
 });
 
+/** The identity arguments of a proof join, as `join` takes them (checked further by checkJoinProof). */
+export const proofCheckSchema = z.object({
+  game_id: z.string({ error: "game_id is required" }).max(80, "game_id must match ^[a-zA-Z0-9_-]{1,80}$"),
+  machine_id: z.string({ error: "machine_id is required" }).max(64),
+  public_key: z.string({ error: "public_key is required" }).max(4096),
+  proof: z.string({ error: "proof is required" }).max(200),
+  session: z.string().max(64, "session must be 1-64 printable ASCII characters without spaces").default("1"),
+});
+
 export interface RequestFacts {
   /** The request's Host header exactly as sent. */
   host: string;

@@ -14,7 +14,7 @@ const scratch: string[] = [];
 beforeAll(async () => {
   const res = await fetch(`${base}/identity.md`);
   expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toContain("text/markdown");
+  expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
   doc = await res.text();
 });
 afterAll(() => {

@@ -116,6 +116,7 @@ describe("identity refusals over HTTP", () => {
       ["/api/keys/auth", { ...good, sig: "AAAA" }, "malformed signature: sig must be a 64-byte ed25519 signature in base64url"],
       ["/api/keys/auth", { ...good, ts: -5 }, "malformed request: ts: ts must be unix seconds (an integer)"],
       ["/api/keys/name", { ...good, name: "<script>" }, "malformed request: name: name must be 1-40 characters: letters, digits, space and . _ - ' ( ), not starting or ending with a space"],
+      ["/api/keys/proof-check", { game_id: "g" }, "malformed request: machine_id: machine_id is required"],
       ["/api/keys/proof-check", { game_id: "bad id", machine_id: m.machineId, public_key: m.publicKeyRaw, proof: "x" }, "game_id must match ^[a-zA-Z0-9_-]{1,80}$"],
     ];
     for (const [path, body, message] of cases) {
