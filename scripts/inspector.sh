@@ -56,5 +56,16 @@ for era in legacy modern; do
   check "$era" 'MOSAIC RULES' --method resources/read --uri mosaic://rules
   check "$era" '"games":\[' --method tools/call --tool-name list_games
 done
+# Schema portability (--strict): reported, not failed on, since it judges the tools' schemas
+# (clients with older JSON Schema support) rather than the transport.
+for era in legacy modern; do
+  if npx -y "$INSPECTOR" --cli "$url" --protocol-era "$era" --method tools/list --strict "${header_args[@]}" >/dev/null 2>"${TMPDIR:-/tmp}/inspector-strict.$$"; then
+    echo "NOTE  $era  tools/list --strict: portable"
+  else
+    echo "NOTE  $era  tools/list --strict: $(grep -c '^Error: tool' "${TMPDIR:-/tmp}/inspector-strict.$$") portability error(s)"
+    grep -A2 '^Error: tool' "${TMPDIR:-/tmp}/inspector-strict.$$" | sed 's/^/      /'
+  fi
+  rm -f "${TMPDIR:-/tmp}/inspector-strict.$$"
+done
 echo "inspector: $failures failure(s)"
 exit "$failures"
