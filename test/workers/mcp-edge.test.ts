@@ -51,10 +51,34 @@ describe("/mcp edge: methods and bodies", () => {
     }
   });
 
-  it("answers JSON that is not a message object with -32600", async () => {
-    const res = await fetchMcp({ method: "POST", headers: ping.headers, body: "42" });
-    expect(res.status).toBe(400);
-    expect((await errorOf(res)).code).toBe(-32600);
+  it("answers JSON that is not one JSON-RPC message with -32600", async () => {
+    const bodies = [
+      "42",
+      "null",
+      '"ping"',
+      '{"id":1,"method":"ping"}',
+      '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1,2]}',
+      '{"jsonrpc":"2.0","id":1}',
+    ];
+    for (const body of bodies) {
+      const res = await fetchMcp({ method: "POST", headers: ping.headers, body });
+      expect(res.status, body).toBe(400);
+      expect((await errorOf(res)).code, body).toBe(-32600);
+    }
+  });
+
+  it("accepts a JSON-RPC response posted by a client with 202 (nothing is waiting for it)", async () => {
+    const res = await fetchMcp({ method: "POST", headers: ping.headers, body: '{"jsonrpc":"2.0","id":5,"result":{}}' });
+    expect(res.status).toBe(202);
+  });
+
+  it("accepts application/json with a charset parameter", async () => {
+    const res = await fetchMcp({ method: "POST", headers: { ...ping.headers, "Content-Type": "application/json; charset=utf-8" }, body: ping.body });
+    expect(res.status).toBe(200);
   });
 
   it("tolerates a UTF-8 BOM, a trailing CR and a trailing CRLF", async () => {
