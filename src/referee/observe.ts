@@ -125,7 +125,15 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     agents: agentList(state),
     totals: totals(state),
   };
-  if (agent) observation.health = seats.machines[agent.machine].health.report();
+  if (agent) {
+    const health = seats.machines[agent.machine].health.report();
+    observation.health = health;
+    if (health.state === "warning") {
+      observation.note = `health warning: ${health.wrong} wrong of the last ${health.window} counted cells; at 4 % the machine dies`;
+    } else if (health.state === "dead") {
+      observation.note = "this machine died on this field: its writes are refused for the rest of the day";
+    }
+  }
   return { ok: true, observation };
 }
 
@@ -135,15 +143,24 @@ function agentScopeTiles(state: RefereeState, agent: Agent): number[] {
   const g = groups.group(agent.index);
   const base: number[] = [...g.territory];
   for (const a of g.members) if (seats.agents[a].seed !== null) base.push(seats.agents[a].seed as number);
-  const out = new Set<number>(g.frontier);
-  const found: number[] = [];
-  for (const t of base) {
-    const b = board.tiles[t];
-    found.length = 0;
-    board.spatial.query(b.x0 - AGENT_RADIUS, b.y0 - AGENT_RADIUS, b.w + 2 * AGENT_RADIUS, b.h + 2 * AGENT_RADIUS, found);
-    for (const f of found) out.add(f);
+  const around = board.spatial.queryAround(
+    base.map((t) => board.tiles[t]),
+    AGENT_RADIUS,
+  );
+  const extra = [...g.frontier].filter((t) => !aroundHas(around, t));
+  return extra.length === 0 ? around : [...around, ...extra].sort((a, b) => a - b);
+}
+
+function aroundHas(sorted: number[], t: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === t) return true;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid - 1;
   }
-  return [...out].sort((a, b) => a - b);
+  return false;
 }
 
 /** Under fog: a hidden tile is reached when it is a member's seed or overlaps a tile the group revealed or solved. */

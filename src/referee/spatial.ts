@@ -35,9 +35,26 @@ export class SpatialIndex {
     for (let by = by0; by <= by1; by++) for (let bx = bx0; bx <= bx1; bx++) this.buckets[by * this.side + bx].push(tileId);
   }
 
-  /** Tiles whose box intersects [x, x+w) × [y, y+h), ascending by id; `out` collects them. */
-  query(x: number, y: number, w: number, h: number, out: number[] = []): number[] {
-    if (w <= 0 || h <= 0) return out;
+  /** Tiles whose box intersects [x, x+w) × [y, y+h), ascending by id. */
+  query(x: number, y: number, w: number, h: number): number[] {
+    const out: number[] = [];
+    this.newStamp();
+    this.collect(x, y, w, h, out);
+    return out.sort((a, b) => a - b);
+  }
+
+  /**
+   * Tiles whose box intersects any of the given boxes grown by `margin` on every side, each once,
+   * ascending by id: one pass over the buckets those boxes touch.
+   */
+  queryAround(boxes: Iterable<Box>, margin: number): number[] {
+    const out: number[] = [];
+    this.newStamp();
+    for (const b of boxes) this.collect(b.x0 - margin, b.y0 - margin, b.w + 2 * margin, b.h + 2 * margin, out);
+    return out.sort((a, b) => a - b);
+  }
+
+  private newStamp(): void {
     if (this.stamps.length < this.boxes.length) {
       const grown = new Int32Array(Math.max(this.boxes.length, this.stamps.length * 2));
       grown.set(this.stamps);
@@ -48,7 +65,11 @@ export class SpatialIndex {
       this.stamps.fill(0);
       this.stamp = 1;
     }
-    const start = out.length;
+  }
+
+  /** Push tiles meeting the rectangle not yet seen under the current stamp. */
+  private collect(x: number, y: number, w: number, h: number, out: number[]): void {
+    if (w <= 0 || h <= 0) return;
     const bx0 = Math.max(0, Math.floor(x / BUCKET));
     const by0 = Math.max(0, Math.floor(y / BUCKET));
     const bx1 = Math.min(this.side - 1, Math.floor((x + w - 1) / BUCKET));
@@ -57,16 +78,14 @@ export class SpatialIndex {
       for (let bx = bx0; bx <= bx1; bx++) {
         for (const id of this.buckets[by * this.side + bx]) {
           if (this.stamps[id] === this.stamp) continue;
-          this.stamps[id] = this.stamp;
           const b = this.boxes[id];
-          if (b.x0 < x + w && x < b.x0 + b.w && b.y0 < y + h && y < b.y0 + b.h) out.push(id);
+          if (b.x0 < x + w && x < b.x0 + b.w && b.y0 < y + h && y < b.y0 + b.h) {
+            this.stamps[id] = this.stamp;
+            out.push(id);
+          }
         }
       }
     }
-    const found = out.slice(start).sort((a, b) => a - b);
-    out.length = start;
-    out.push(...found);
-    return out;
   }
 
   /** The bounding box a tile was registered with. */

@@ -104,24 +104,46 @@ export class ReferenceForcing {
 
   /**
    * Is the unknown cell c forced, given the known cells and revealed tiles? Returns its value and
-   * the rules that may be reported for it: the line rules excluding the other value once the
-   * closure is reached (with c held open, and with c fixed), plus bifurcation at depth ≥ 1.
+   * the rule to report: the line rules are applied in rounds from the known cells (every cell
+   * fixable from the previous round's board is fixed at once); a cell fixed in some round reports
+   * the highest-priority rule (run, balance, unique) excluding its other value in that round. A
+   * cell the line rules never reach but bifurcation fixes reports "bifurcation".
    */
-  forced(revealed: ReadonlySet<number>, known: Int8Array, c: number, depth: number): { value: 0 | 1; rules: Set<ForcingRule> } | null {
+  forced(revealed: ReadonlySet<number>, known: Int8Array, c: number, depth: number): { value: 0 | 1; rule: ForcingRule } | null {
     const lines = this.activeLines(revealed);
     if (!lines.has(c)) return null;
     const full = Int8Array.from(known);
     if (!this.close(full, lines, depth)) return null;
     if (full[c] === -1) return null;
     const v = full[c] as 0 | 1;
-    const open = Int8Array.from(known);
-    this.close(open, lines, depth, c);
-    const rules = this.exclusions(open, lines, c, 1 - v);
-    const fixed = Int8Array.from(full);
-    fixed[c] = -1;
-    for (const r of this.exclusions(fixed, lines, c, 1 - v)) rules.add(r);
-    if (depth > 0) rules.add("bifurcation");
-    return { value: v, rules };
+    return { value: v, rule: this.roundRule(known, lines, c, v) ?? "bifurcation" };
+  }
+
+  /** The rule of the round of the basic closure that fixes c to v, or null if it never does. */
+  private roundRule(known: Int8Array, lines: Map<number, Line[]>, c: number, v: 0 | 1): ForcingRule | null {
+    const cells = [...lines.keys()].sort((a, b) => a - b);
+    let board = Int8Array.from(known);
+    for (;;) {
+      const next = Int8Array.from(board);
+      let changed = false;
+      for (const x of cells) {
+        if (board[x] !== -1) continue;
+        const no0 = this.exclusions(board, lines, x, 0);
+        const no1 = this.exclusions(board, lines, x, 1);
+        if (no0.size > 0 && no1.size > 0) return null;
+        if (no0.size === 0 && no1.size === 0) continue;
+        const value = no0.size > 0 ? 1 : 0;
+        if (x === c) {
+          const rules = value === v ? (v === 1 ? no0 : no1) : new Set<ForcingRule>();
+          for (const r of ["run", "balance", "unique"] as const) if (rules.has(r)) return r;
+          return null;
+        }
+        next[x] = value;
+        changed = true;
+      }
+      if (!changed) return null;
+      board = next;
+    }
   }
 
   get G(): number {
