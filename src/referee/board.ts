@@ -21,18 +21,19 @@ export const ORIGIN_GIVEN = -2;
  */
 export class Board {
   readonly G: number;
+  /** The board's own list (growth appends to it). */
   readonly tiles: Tile[];
-  readonly solution: Uint8Array;
+  solution: Uint8Array;
   readonly coverage: CoverageIndex;
   readonly spatial: SpatialIndex;
-  readonly status: Uint8Array;
+  status: Uint8Array;
   /** Agent index that solved / revealed each tile, -1 if none. */
-  readonly solver: Int32Array;
-  readonly revealer: Int32Array;
+  solver: Int32Array;
+  revealer: Int32Array;
   /** Revision at which each tile last changed (status or one of its cells). */
-  readonly changedAt: Int32Array;
+  changedAt: Int32Array;
   /** Unknown cells left per tile. */
-  readonly unknown: Int32Array;
+  unknown: Int32Array;
   /** -1 unknown, else the cell's accepted value. */
   readonly known: Int8Array;
   readonly origin: Int32Array;
@@ -47,7 +48,7 @@ export class Board {
 
   constructor(field: Field, readonly oracle: ForcingOracle) {
     this.G = field.G;
-    this.tiles = field.tiles;
+    this.tiles = [...field.tiles];
     this.solution = field.solution;
     const T = field.tiles.length;
     this.coverage = new CoverageIndex(field.G);
@@ -62,14 +63,43 @@ export class Board {
     this.known = new Int8Array(cells).fill(-1);
     this.origin = new Int32Array(cells).fill(ORIGIN_NONE);
     this.givenShown = new Uint8Array(cells);
-    for (let i = 0; i < T; i++) {
-      const tile = field.tiles[i];
-      if (tile.id !== i) throw new Error(`tile at index ${i} has id ${tile.id}`);
-      this.coverage.addTile(i, tile.cellIds);
-      this.spatial.add(i, tile);
-      this.unknown[i] = tile.cellIds.length;
-      oracle.addTile(tile);
-    }
+    for (let i = 0; i < T; i++) this.register(field.tiles[i], i);
+  }
+
+  private register(tile: Tile, index: number): void {
+    if (tile.id !== index) throw new Error(`tile at index ${index} has id ${tile.id}`);
+    this.coverage.addTile(index, tile.cellIds);
+    this.spatial.add(index, tile);
+    this.unknown[index] = tile.cellIds.length;
+    this.oracle.addTile(tile);
+  }
+
+  /**
+   * Growth (SPEC §5): append tiles (ids continuing) and take the solution extended to their
+   * cells. Existing tiles and known cells are untouched; tiles the new ones overlap get their
+   * neighbour lists recomputed. Returns the existing tiles the new ones overlap.
+   */
+  addTiles(tiles: readonly Tile[], solution: Uint8Array): number[] {
+    const first = this.tiles.length;
+    const T = first + tiles.length;
+    this.status = grow(this.status, T, 0);
+    this.solver = grow(this.solver, T, -1);
+    this.revealer = grow(this.revealer, T, -1);
+    this.changedAt = grow(this.changedAt, T, 0);
+    this.unknown = grow(this.unknown, T, 0);
+    this.solution = solution;
+    const touchedOld = new Set<number>();
+    tiles.forEach((tile, i) => {
+      this.tiles.push(tile);
+      this.register(tile, first + i);
+      this.touched.add(first + i);
+      for (const c of tile.cellIds) {
+        if (this.known[c] !== -1) this.unknown[first + i]--;
+        for (const t of this.coverage.tilesOf(c)) if (t < first) touchedOld.add(t);
+      }
+    });
+    for (const t of touchedOld) this.neighbourCache[t] = undefined;
+    return [...touchedOld].sort((a, b) => a - b);
   }
 
   get tileCount(): number {
@@ -162,4 +192,11 @@ export class Board {
     for (const t of this.touched) this.changedAt[t] = rev;
     this.touched.clear();
   }
+}
+
+function grow<A extends Uint8Array | Int32Array>(arr: A, length: number, fill: number): A {
+  const out = new (arr.constructor as { new (n: number): A })(length);
+  out.fill(fill);
+  out.set(arr);
+  return out;
 }

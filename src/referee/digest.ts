@@ -9,6 +9,8 @@ export function digestState(state: RefereeState, closed: boolean): string {
   const { board, seats, groups } = state;
   h.str(state.status);
   h.num(state.revision);
+  h.num(state.grown);
+  h.arr(board.solution);
   h.num(closed ? 1 : 0);
   h.arr(board.status);
   h.arr(board.solver);

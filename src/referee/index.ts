@@ -3,4 +3,5 @@ export { Referee, type RefereeInit } from "./referee";
 export type { ForcingOracle, ForcingOracleFactory, ForcingRule, Forcing } from "./forcing";
 export type { HealthReport, HealthState } from "./health";
 export { decodeKnown, encodeKnown, type DeltaKnown } from "./delta";
+export type { GrowInput } from "./grow";
 export * from "./types";

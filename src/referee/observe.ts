@@ -117,7 +117,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     G: board.G,
     scope,
     tiles_total: board.tileCount,
-    grown: 0,
+    grown: state.grown,
     fog: rules.fog,
     tiles,
     frontier,

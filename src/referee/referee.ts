@@ -6,6 +6,7 @@ import { digestState } from "./digest";
 import type { ForcingOracleFactory } from "./forcing";
 import { defaultForcing } from "./default-forcing";
 import { Groups } from "./groups";
+import { grow, type GrowInput } from "./grow";
 import type { HealthReport } from "./health";
 import { join } from "./join";
 import { agentList, observe, totals, type ObserveResult } from "./observe";
@@ -13,7 +14,7 @@ import { retract } from "./retract";
 import { reveal } from "./reveal";
 import { Seats } from "./seats";
 import type { FieldStatus, HandlerResult, RefereeState } from "./state";
-import type { FieldRules, ObserveQuery, RefereeEvent, WriteInput, WriteResult } from "./types";
+import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput, WriteResult } from "./types";
 import { bad, isRecord } from "./validate";
 
 export interface RefereeInit {
@@ -46,6 +47,7 @@ export class Referee {
       groups: new Groups(),
       revision: 0,
       status: init.field.tiles.length === 0 ? "solved" : "playing",
+      grown: 0,
     };
   }
 
@@ -104,6 +106,24 @@ export class Referee {
     this.state.status = "closed";
     this.closeEvent = { rev, type: "close", at: atMs, solved: this.state.board.solvedOrder.length, tiles_total: this.state.board.tileCount };
     return this.closeEvent;
+  }
+
+  /**
+   * Growth (SPEC §5): append a ring's tiles. A state change (one revision, a `grow` event); on
+   * replay it must be applied at the same position among the writes.
+   */
+  grow(input: GrowInput, atMs: number): { ok: true; event: RefereeEvent } | { ok: false; error: RefereeError } {
+    if (this.state.status === "closed") return { ok: false, error: closedError(this.state) };
+    if (!Number.isSafeInteger(atMs)) return { ok: false, error: bad("atMs must be an integer (unix milliseconds)") };
+    const result = grow(this.state, input);
+    if (!result.ok) return result;
+    const rev = ++this.state.revision;
+    this.state.board.stampTouched(rev);
+    return { ok: true, event: { rev, type: "grow", at: atMs, ...result.event } };
+  }
+
+  get grown(): number {
+    return this.state.grown;
   }
 
   // ---- read helpers for the Durable Object, the spectator and the archive ----

@@ -15,6 +15,8 @@ export interface RefereeState {
   readonly groups: Groups;
   revision: number;
   status: FieldStatus;
+  /** Growth rings applied so far (SPEC §5). */
+  grown: number;
 }
 
 /** What a handler returns: an error, or an answer plus the event detail when state changed. */
