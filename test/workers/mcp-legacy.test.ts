@@ -55,6 +55,14 @@ describe("/mcp for 2025-era clients (stateless)", () => {
     expect(new TextEncoder().encode(JSON.stringify(message.result)).byteLength).toBeLessThan(16 * 1024);
   });
 
+  it("repeats the rules in join's description and points every other tool to mosaic://rules (SPEC §6)", async () => {
+    const message = await messageOf(await post(legacyRequest("tools/list")));
+    const tools = (message.result as { tools: Array<{ name: string; description: string }> }).tools;
+    const join = tools.find((t) => t.name === "join");
+    expect(join?.description).toContain(RULES_TEXT);
+    for (const tool of tools.filter((t) => t.name !== "join")) expect(tool.description, tool.name).toContain("mosaic://rules");
+  });
+
   it("serves the rules resource as text/plain", async () => {
     const list = await messageOf(await post(legacyRequest("resources/list")));
     expect((list.result as { resources: Array<{ uri: string; mimeType: string }> }).resources).toContainEqual(
