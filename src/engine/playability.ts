@@ -1,14 +1,16 @@
 /**
  * Playability (SPEC §3): how much of a field a player can reach from one seed tile.
  *
- * Definition used for the reported figure: the seed tile is taken as solved (its givens plus one
- * guess are assumed to settle it; a tile has m ≥ 2 solutions from its givens, so at least one
- * guess is needed). Then, repeatedly, every unsolved tile that shares a cell with a solved tile
- * is examined with its own givens plus all cells known so far (cells of solved tiles); if the
- * solver finds exactly one solution, the tile is solved and its cells become known. When
- * nothing changes, the reach is the share of covered cells that lie in solved tiles. This uses
- * the engine's full line-pattern solver, which is stronger than the referee's "forced" rules
- * (SPEC §4.5), so it measures what the field's structure allows, not a particular player.
+ * Definition used for the reported figure. The seed tile is taken as solved (its givens plus
+ * one guess among its m ≥ 2 solutions settle it). The frontier is every tile sharing a cell with
+ * a solved tile; a frontier tile is revealed, so its givens become known cells (also for the
+ * neighbours that share them). Repeatedly, every revealed, unsolved tile is examined with its
+ * givens plus all known cells: the engine's solver enumerates its remaining solutions; if one
+ * remains the tile is solved and all its cells become known, otherwise the cells on which all
+ * remaining solutions agree become known. When nothing changes, the reach is the share of
+ * covered cells that are known. The full line-pattern solver is stronger than the referee's
+ * "forced" rules (SPEC §4.5), so this measures what the field's structure allows without any
+ * further guess, not what a particular player achieves.
  */
 import { CoverageIndex } from "./geometry";
 import { Problem } from "./problem";
@@ -19,7 +21,7 @@ import type { Field } from "./types";
 export interface Reach {
   seedTile: number;
   solvedTiles: number;
-  /** Cells of solved tiles / covered cells, in [0, 1]. */
+  /** Known cells / covered cells, in [0, 1]. */
   share: number;
 }
 
@@ -32,16 +34,40 @@ export function coverageOf(field: Field): CoverageIndex {
 export function reachFrom(field: Field, seedTile: number, index = coverageOf(field)): Reach {
   const known = new Uint8Array(field.G * field.G);
   const solved = new Uint8Array(field.tiles.length);
+  const revealed = new Uint8Array(field.tiles.length);
+  const queued = new Uint8Array(field.tiles.length);
   const solvers = new Map<number, { problem: Problem; solver: Solver }>();
   const queue: number[] = [];
+  const wake = (cell: number): void => {
+    for (const t of index.tilesOf(cell)) {
+      if (revealed[t] && !solved[t] && !queued[t]) {
+        queued[t] = 1;
+        queue.push(t);
+      }
+    }
+  };
+  const learn = (cell: number): void => {
+    if (known[cell]) return;
+    known[cell] = 1;
+    wake(cell);
+  };
+  const reveal = (id: number): void => {
+    if (revealed[id]) return;
+    revealed[id] = 1;
+    queued[id] = 1;
+    queue.push(id);
+    for (const g of field.tiles[id].givens) learn(g);
+  };
   const solve = (id: number): void => {
     solved[id] = 1;
-    for (const c of field.tiles[id].cellIds) known[c] = 1;
-    for (const n of index.neighbours(id)) if (!solved[n]) queue.push(n);
+    for (const c of field.tiles[id].cellIds) learn(c);
+    for (const n of index.neighbours(id)) reveal(n);
   };
+  revealed[seedTile] = 1;
   solve(seedTile);
   while (queue.length > 0) {
     const id = queue.shift() as number;
+    queued[id] = 0;
     if (solved[id]) continue;
     const tile = field.tiles[id];
     let entry = solvers.get(id);
@@ -54,7 +80,14 @@ export function reachFrom(field: Field, seedTile: number, index = coverageOf(fie
     const fixed = new Int8Array(problem.nCells).fill(-1);
     for (const g of tile.givens) fixed[problem.local(g)] = field.solution[g];
     for (const c of tile.cellIds) if (known[c]) fixed[problem.local(c)] = field.solution[c];
-    if (solver.reset(fixed) && solver.count(2) === 1) solve(id);
+    const sols = solver.reset(fixed) ? (solver.enumerate(tile.m + 1) ?? []) : [];
+    if (sols.length === 1) solve(id);
+    else if (sols.length > 1) {
+      for (const c of tile.cellIds) {
+        const i = problem.local(c);
+        if (!known[c] && sols.every((s) => s[i] === sols[0][i])) learn(c);
+      }
+    }
   }
   let covered = 0;
   let reached = 0;

@@ -33,11 +33,16 @@ function filteredTable(len: number, known: number, ones: number): Int32Array {
   }
   const hit = byOnes.get(ones);
   if (hit) return hit;
+  // Filter the (cached) set for the same masks without their highest known bit: each miss then
+  // scans a list already narrowed by the other known cells instead of the whole table.
+  const top = 1 << (31 - Math.clz32(known));
+  const parent = filteredTable(len, known ^ top, ones & ~top);
+  const want = ones & top;
   let n = 0;
-  for (let i = 0; i < table.length; i++) if ((table[i] & known) === ones) n++;
+  for (let i = 0; i < parent.length; i++) if ((parent[i] & top) === want) n++;
   const out = new Int32Array(n);
   n = 0;
-  for (let i = 0; i < table.length; i++) if ((table[i] & known) === ones) out[n++] = table[i];
+  for (let i = 0; i < parent.length; i++) if ((parent[i] & top) === want) out[n++] = parent[i];
   if (filterCacheSize + n > FILTER_CACHE_LIMIT) {
     for (const m of filterCache) m?.clear();
     filterCacheSize = 0;

@@ -9,7 +9,7 @@
  * bounded by node counts, never by time, so the outcome is deterministic.
  */
 import { Problem, type LineSpec } from "../problem";
-import { Solver } from "../solver";
+import { BitSolver as Solver } from "../bit-solver";
 import { lineGroup } from "../tile-problem";
 import type { Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";

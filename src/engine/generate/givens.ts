@@ -79,7 +79,9 @@ export class GivensReducer {
 
   /** Both invariants: at most m solutions, and a unique one once shared cells are known. */
   private ok(given: Uint8Array): boolean {
-    return this.countWith(given, false, this.m + 1) <= this.m && this.countWith(given, true, 2) === 1;
+    const c = this.countWith(given, false, this.m + 1);
+    // A unique solution is the truth, so it stays unique with the shared cells added.
+    return c === 1 || (c <= this.m && this.countWith(given, true, 2) === 1);
   }
 
   /** Global ids of the chosen givens, ascending; null when no round succeeded. */
@@ -99,7 +101,10 @@ export class GivensReducer {
   private greedy(rng: Rng): Uint8Array {
     const n = this.n;
     const given = new Uint8Array(n).fill(1);
-    const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    // Shared cells are tried first, so givens end up mostly inside the tile and the ambiguity
+    // left for neighbours to settle sits on shared cells (this is what makes play spread).
+    const all = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    const order = [...all.filter((i) => this.shared[i]), ...all.filter((i) => !this.shared[i])];
     let i = 0;
     let b = 8;
     while (i < n) {

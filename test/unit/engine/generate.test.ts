@@ -83,9 +83,9 @@ describe("determinism", () => {
       await fieldDigest(await generateField({ kind: "field", seed: "pin", chunks: 2, chunk_g: 40 })),
     ];
     expect(digests).toEqual([
-      "358be0024cd53f3adce9d09ef8314f887bfd565141322ea7f7c12a029b7532ef",
-      "9bfd7409ffcd61db29feca655e1032118a37c00689f8310d3f42ac5980ece003",
-      "691aa349bbaae2339cb3bb27c9fe3731b74ed34fe8115909545aa83202f55d43",
+      "cd980613e1c3e996cf9522fb016f9ce8799cfabf097c0c46867ceb245665208a",
+      "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
+      "2c0ca2dec103f8831823ae0edfaaaf88e4237fdcf20bac72349b0ee19b74c44e",
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../../src/engine/random";
 import { Solver } from "../../../src/engine/solver";
+import { BitSolver } from "../../../src/engine/bit-solver";
 import { tileProblem } from "../../../src/engine/tile-problem";
 import { shapeCatalogue } from "../../../src/engine/generate/shapes";
 import type { Rect, Tile } from "../../../src/engine/types";
@@ -13,6 +14,23 @@ function freeSolver(tile: Tile, G: number): Solver {
   solver.reset(new Int8Array(solver.p.nCells).fill(-1));
   return solver;
 }
+
+describe("bitset solver self-checks", () => {
+  const freeBits = (n: number): BitSolver => {
+    const solver = new BitSolver(tileProblem(square(n), n));
+    solver.reset(new Int8Array(solver.p.nCells).fill(-1));
+    return solver;
+  };
+  it("counts 72 (4×4) and 4140 (6×6)", () => {
+    expect(freeBits(4).count(1000)).toBe(72);
+    expect(freeBits(6).count(100000)).toBe(4140);
+  });
+  it("finds valid random solutions of a 16×16", () => {
+    const solver = freeBits(16);
+    expect(solver.solveRandom(new Rng(3, 1, 4, 1))).toBe(true);
+    expect(ruleViolation(square(16), 16, (c) => solver.val[solver.p.local(c)])).toBeNull();
+  });
+});
 
 describe("solver self-checks (OEIS A253316)", () => {
   it("counts 72 solutions of the full 4×4", () => {
@@ -54,6 +72,9 @@ describe("solver against brute force", () => {
       const n = solver.count(400);
       const brute = bruteForceSolutions(tile, G, fixedMap, 400);
       expect(n).toBe(brute.length);
+      const bits = new BitSolver(problem);
+      bits.reset(fixed);
+      expect(bits.count(400)).toBe(brute.length);
       // Every enumerated solution obeys the rules and they are pairwise distinct.
       const sols = solver.enumerate(50) ?? [];
       const keys = new Set(sols.map((s) => s.join("")));

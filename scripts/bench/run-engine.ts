@@ -1,0 +1,102 @@
+/**
+ * Engine benchmark: generation times against the targets, solver counting speed, the shape
+ * distribution and the playability measure. One thread; run with `npm run bench:engine`.
+ * Optional arguments: `--quick` (fewer seeds).
+ */
+import { generateField, generateRing } from "../../src/engine/generate/generator";
+import { Solver } from "../../src/engine/solver";
+import { tileProblem } from "../../src/engine/tile-problem";
+import type { Field, FieldKind } from "../../src/engine/types";
+import { meanReach, shapeMix } from "./engine-stats";
+
+const quick = process.argv.includes("--quick");
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 3 : 1)} ms`);
+
+function line(name: string, ms: number, targetMs: number, referenceMs?: number): void {
+  const verdict = ms <= targetMs ? "meets" : "MISSES";
+  const ref = referenceMs ? `, ${(referenceMs / ms).toFixed(0)}× faster than the reference's ${fmt(referenceMs)}` : "";
+  console.log(`${name.padEnd(44)} median ${fmt(ms).padStart(10)}  target ≤ ${fmt(targetMs)} (${verdict})${ref}`);
+}
+
+async function timeField(kind: FieldKind, seeds: string[], extra: { G?: number; n?: number }): Promise<{ ms: number[]; fields: Field[] }> {
+  const ms: number[] = [];
+  const fields: Field[] = [];
+  for (const seed of seeds) {
+    const t = performance.now();
+    fields.push(await generateField({ kind, seed, ...extra }));
+    ms.push(performance.now() - t);
+  }
+  return { ms, fields };
+}
+
+const seeds = (n: number, prefix: string): string[] => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+// Warm up the JIT and the shared tables once, outside the timings.
+await generateField({ kind: "scatter", seed: "warm-up", G: 60 });
+
+console.log(`engine benchmark (node ${process.version}, one thread)${quick ? " --quick" : ""}\n`);
+
+const grid = await timeField("grid", seeds(quick ? 5 : 15, "grid"), { n: 14, G: 27 });
+line("grid 2×2 of 14×14 (G=27)", median(grid.ms), 50);
+
+const g60 = await timeField("scatter", seeds(quick ? 3 : 7, "s60"), { G: 60 });
+line("scatter G=60", median(g60.ms), 1000, 60_000);
+
+const g100 = await timeField("scatter", seeds(quick ? 3 : 7, "s100"), { G: 100 });
+line("scatter G=100", median(g100.ms), 2000, 180_000);
+
+// One ring of 60×60 chunks around a 3×3 field on the default canvas.
+const ringMs: number[] = [];
+let ringTiles = 0;
+for (const seed of seeds(quick ? 1 : 3, "ring")) {
+  const params = { kind: "field" as const, seed, chunks: 3, chunk_g: 60, grow: true };
+  const base = await generateField(params);
+  const t = performance.now();
+  const ring = await generateRing(seed, params, 1, base);
+  ringMs.push(performance.now() - t);
+  ringTiles += ring.tiles.length;
+}
+line("ring 1 of 60×60 chunks around 3×3", median(ringMs), 5000);
+
+// Counting solutions of a 196-cell tile (14×14) from its givens, reset included.
+const countMs: number[] = [];
+for (const field of grid.fields) {
+  for (const tile of field.tiles) {
+    const problem = tileProblem(tile, field.G);
+    const solver = new Solver(problem);
+    const fixed = new Int8Array(problem.nCells).fill(-1);
+    for (const g of tile.givens) fixed[problem.local(g)] = field.solution[g];
+    for (let rep = 0; rep < 20; rep++) {
+      const t = performance.now();
+      solver.reset(fixed);
+      const n = solver.count(tile.m + 1);
+      countMs.push(performance.now() - t);
+      if (n !== tile.m) throw new Error("count mismatch");
+    }
+  }
+}
+line("count a 196-cell tile to m+1", median(countMs), 1);
+
+console.log(`\nper-seed times: G=60 ${g60.ms.map((x) => fmt(x)).join(", ")}`);
+console.log(`                G=100 ${g100.ms.map((x) => fmt(x)).join(", ")}`);
+console.log(`                ring ${ringMs.map((x) => fmt(x)).join(", ")} (${ringTiles} tiles)`);
+
+// Shape distribution over the G=100 fields (SPEC §3).
+const mixes = g100.fields.map(shapeMix);
+const sum = (f: (m: ReturnType<typeof shapeMix>) => number): number => mixes.reduce((a, m) => a + f(m), 0);
+const tiles = sum((m) => m.tiles);
+const pct = (x: number): string => `${((100 * x) / tiles).toFixed(1)} %`;
+console.log(`\nshape mix over ${mixes.length} scatter fields G=100 (${tiles} tiles, ${(tiles / mixes.length).toFixed(0)} per field):`);
+console.log(`  m=2 (≤64 cells) ${pct(sum((m) => m.small))}, m=3 (65–196) ${pct(sum((m) => m.medium))}, m=4 (>196) ${pct(sum((m) => m.large))}`);
+console.log(`  non-rectangular ${pct(sum((m) => m.nonRect))}; box sides ${Math.min(...mixes.map((m) => m.minSide))}..${Math.max(...mixes.map((m) => m.maxSide))}`);
+console.log(`  coverage ${(100 * Math.min(...mixes.map((m) => m.coverage))).toFixed(1)}..${(100 * Math.max(...mixes.map((m) => m.coverage))).toFixed(1)} %; shared cells ${((100 * sum((m) => m.overlapCells)) / (mixes.length * 10000)).toFixed(1)} % of the board`);
+
+// Playability: reach from a seed tile (definition in docs/engine.md).
+const reachFields = [...g60.fields.slice(0, 3), ...g100.fields.slice(0, 2)];
+const reaches = reachFields.map((f) => meanReach(f, quick ? 4 : 10));
+const meanAll = reaches.reduce((a, r) => a + r.mean, 0) / reaches.length;
+console.log(`\nplayability (reach from one seed tile, ${reachFields.length} fields × ${quick ? 4 : 10} seed tiles): mean ${(100 * meanAll).toFixed(1)} %, per field ${reaches.map((r) => `${(100 * r.mean).toFixed(0)} %`).join(", ")}; range ${(100 * Math.min(...reaches.map((r) => r.min))).toFixed(0)}..${(100 * Math.max(...reaches.map((r) => r.max))).toFixed(0)} %`);
