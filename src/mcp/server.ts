@@ -7,6 +7,19 @@ import { registerTools } from "./tools";
 export const SERVER_NAME = "mosaic";
 export const SERVER_VERSION: string = pkg.version;
 
+/**
+ * 2026-07-28 clients may cache these results (SPEC §6 token economy): the tool list, the rules and
+ * the discovery answer are the same for every caller and change only with a deploy.
+ */
+const STATIC_FOR = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
+const CACHE_HINTS = {
+  "server/discover": STATIC_FOR,
+  "tools/list": STATIC_FOR,
+  "resources/list": STATIC_FOR,
+  "resources/templates/list": STATIC_FOR,
+  "resources/read": STATIC_FOR,
+};
+
 /** A one-paragraph orientation for clients that show server instructions to the model. */
 const INSTRUCTIONS =
   "Mosaic: a daily multiplayer logic puzzle. Read mosaic://rules (also in join's description), call list_games, join a field, then observe, reveal and commit.";
@@ -18,7 +31,7 @@ const INSTRUCTIONS =
 export function buildServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Mosaic" },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, cacheHints: CACHE_HINTS },
   );
   registerResources(server);
   registerTools(server, ctx);

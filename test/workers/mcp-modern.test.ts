@@ -40,6 +40,14 @@ describe("/mcp for 2026-07-28 clients", () => {
     expect(read._meta["io.modelcontextprotocol/serverInfo"].name).toBe("mosaic");
   });
 
+  it("lets clients cache the static answers for five minutes (tools, rules, discovery)", async () => {
+    for (const [method, params] of [["server/discover", {}], ["tools/list", {}], ["resources/read", { uri: "mosaic://rules" }]] as const) {
+      const result = (await messageOf(await post(modernRequest(method, params)))).result as { ttlMs: number; cacheScope: string };
+      expect(result.ttlMs, method).toBe(300_000);
+      expect(result.cacheScope, method).toBe("public");
+    }
+  });
+
   it("streams tools/call as SSE when the client accepts it, and as JSON when it accepts only JSON", async () => {
     const sse = await post(modernRequest("tools/call", { name: "list_games", arguments: {} }));
     expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
