@@ -90,6 +90,7 @@ function checkJoin(input: JoinInput): string | null {
     const e = checkLabel(name, input[name], required);
     if (e) return e.message;
   }
+  if ((input.machineId as string).includes("/")) return "machineId must not contain '/' (agent ids are <machine_id>/<session>)";
   if (input.harnessSource !== "transport" && input.harnessSource !== "argument" && input.harnessSource !== "unknown") {
     return "harnessSource must be transport, argument or unknown";
   }

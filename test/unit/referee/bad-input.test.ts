@@ -28,6 +28,7 @@ describe("bad input changes nothing", () => {
     ["unknown type", () => ({ type: "explode" }), "bad_input", "unknown write type"],
     ["join without session", () => ({ ...joinInput("m-c"), session: "" }), "bad_input", "session"],
     ["join with a numeric name", () => ({ ...joinInput("m-c"), name: 5 }), "bad_input", "name"],
+    ["join with a slash in the machine id", () => ({ ...joinInput("m-c/x"), session: "1" }), "bad_input", "machineId"],
     ["join with bad tags", () => ({ ...joinInput("m-c"), tags: [1] }), "bad_input", "tags"],
     ["unknown agent", () => commitOf({ agent: "m-zz/1", machineId: "m-zz" }), "not_seated", "join first"],
     ["another machine's agent", () => commitOf({ machineId: "m-b" }), "not_your_agent"],
