@@ -8,6 +8,7 @@ import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput }
 import { chainEvent } from "./chain";
 import { FieldStore, type StoredInput } from "./field-store";
 import { forgetGame, recordGame, type GameSummary } from "./registry";
+import { generateRingYielding, growthReason, nextTimer, type GrowPolicy } from "./growth";
 import { sha256Hex, randomSecret } from "./secrets";
 
 /** Status of a field as the outside sees it; `missing` = never created or expired. */
@@ -27,8 +28,8 @@ export interface CreateArgs {
   G: number;
   /** The secret the field is generated from; only its commitment is public. */
   seed: string;
-  /** Growth policy of a growing field (SPEC §5), stored for the growth alarm. */
-  grow?: { every_minutes?: number; frontier_coverage?: number };
+  /** Growth policy of a growing field (SPEC §5), applied by the alarm. */
+  grow?: GrowPolicy;
 }
 
 /** A join after the edge proved the caller's machine (or, in development mode, did not). */
@@ -68,6 +69,9 @@ export interface Manifest {
   created: number;
   seed_commit: string;
   log_head: { hash: string; revision: number };
+  /** Rings grown so far; for growing fields also the policy and, once it stopped, why. */
+  grown: number;
+  growth?: { policy: GrowPolicy; next_at?: number; ended?: string };
 }
 
 /** Games nobody joins are removed this long after creation (SPEC §6). */
@@ -90,6 +94,11 @@ const MAX_EVENTS_PAGE = 1_000;
 export class FieldObject extends DurableObject<Env> {
   private readonly store: FieldStore;
   private referee: Referee | null = null;
+  /** The field as generated and grown so far (tiles of every ring, the whole solution). */
+  private field: Field | null = null;
+  /** Tiles revealed so far (a tile is revealed once; solved tiles were revealed first). */
+  private revealed = 0;
+  private growing: Promise<void> | null = null;
   private head = { hash: "", revision: 0 };
   private generation: Promise<void> | null = null;
   private progress = { done: 0, total: 0 };
@@ -134,15 +143,41 @@ export class FieldObject extends DurableObject<Env> {
     return { ok: true, answer: { game_id: args.gameId, status: "generating", G: args.G } };
   }
 
+  /**
+   * One alarm serves every schedule (at-least-once, so each branch is idempotent): generation,
+   * expiry of unjoined fields, and growth. It re-arms itself for the earliest next duty.
+   */
   override async alarm(): Promise<void> {
     const status = this.storedStatus();
     if (status === "missing") return;
     if (status === "generating") {
       this.generation ??= this.generate().finally(() => (this.generation = null));
       await this.generation;
-      return;
+    } else {
+      if (await this.expireIfIdle()) return;
+      if (this.growthReason()) {
+        this.growing ??= this.grow().finally(() => (this.growing = null));
+        await this.growing;
+      }
     }
-    await this.expireIfIdle();
+    await this.armAlarm();
+  }
+
+  /** Sets the alarm for the earliest pending duty, or clears it. */
+  private async armAlarm(): Promise<void> {
+    const status = this.storedStatus();
+    if (status === "missing") return;
+    const now = Date.now();
+    const times: number[] = [];
+    if (status === "generating") times.push(now);
+    if (status !== "generating" && this.store.agentCount() === 0) times.push(this.store.getMeta<number>("expires_at") ?? now);
+    if (this.canGrow()) {
+      if (this.growthReason()) times.push(now);
+      const next = this.store.getMeta<number>("next_grow_at");
+      if (next !== undefined) times.push(next);
+    }
+    if (times.length > 0) await this.ctx.storage.setAlarm(Math.min(...times));
+    else await this.ctx.storage.deleteAlarm();
   }
 
   /**
@@ -169,37 +204,114 @@ export class FieldObject extends DurableObject<Env> {
         this.store.setMeta("status", "failed");
         this.store.setMeta("failure", `generation failed: ${err instanceof Error ? err.message : String(err)}`);
       });
-      await this.ctx.storage.setAlarm(this.store.getMeta<number>("expires_at")!);
       await this.pushRegistry();
       return;
     }
     if (this.storedStatus() !== "generating") return;
+    const policy = this.store.getMeta<GrowPolicy>("grow_policy");
+    const now = Date.now();
     this.ctx.storage.transactionSync(() => {
       this.store.saveField(field);
       this.store.setMeta("G", field.G);
       this.store.setMeta("tiles_total", field.tiles.length);
-      this.store.setMeta("generated_at", Date.now());
+      this.store.setMeta("initial_tiles", field.tiles.length);
+      this.store.setMeta("generated_at", now);
+      const next = policy ? nextTimer(policy, now) : undefined;
+      if (next !== undefined) this.store.setMeta("next_grow_at", next);
       this.store.setMeta("status", "playing");
     });
     this.referee = referee;
-    await this.ctx.storage.setAlarm(this.store.getMeta<number>("expires_at")!);
+    this.field = field;
+    this.revealed = 0;
     await this.pushRegistry();
   }
 
-  /** A field nobody joined within EXPIRY_MS is deleted and leaves the registry. */
-  private async expireIfIdle(): Promise<void> {
-    if (this.store.agentCount() > 0) return;
-    const expiresAt = this.store.getMeta<number>("expires_at") ?? 0;
-    if (Date.now() < expiresAt) {
-      await this.ctx.storage.setAlarm(expiresAt);
-      return;
-    }
+  /** A field nobody joined within EXPIRY_MS is deleted and leaves the registry. True when it did. */
+  private async expireIfIdle(): Promise<boolean> {
+    if (this.store.agentCount() > 0) return false;
+    if (Date.now() < (this.store.getMeta<number>("expires_at") ?? 0)) return false;
     const gameId = this.store.getMeta<string>("game_id");
     await this.ctx.storage.deleteAll();
     this.store.migrate();
     this.referee = null;
+    this.field = null;
     this.head = { hash: "", revision: 0 };
     if (gameId) await forgetGame(this.env, gameId);
+    return true;
+  }
+
+  // ---- growth (SPEC §5) ---------------------------------------------------------------------
+
+  private canGrow(): boolean {
+    return (
+      this.referee !== null &&
+      this.referee.status !== "closed" &&
+      this.store.getMeta<GrowPolicy>("grow_policy") !== undefined &&
+      this.store.getMeta<string>("growth_ended") === undefined
+    );
+  }
+
+  private growthReason(): string | null {
+    if (!this.canGrow()) return null;
+    return growthReason(this.store.getMeta<GrowPolicy>("grow_policy")!, {
+      now: Date.now(),
+      nextGrowAt: this.store.getMeta<number>("next_grow_at"),
+      revealed: this.revealed,
+      tilesTotal: this.field!.tiles.length,
+      allSolved: this.referee!.status === "solved",
+    });
+  }
+
+  /**
+   * Grows one ring. The ring is a pure function of (seed, parameters, ring index, field so far),
+   * so a retried alarm regenerates the same ring; it is applied and stored in one synchronous
+   * block, like a write, and replayed on wake at the same position in the log.
+   */
+  private async grow(): Promise<void> {
+    const referee = this.referee!;
+    const field = this.field!;
+    const ring = referee.grown + 1;
+    const params: FieldParams = { ...this.store.getMeta<FieldShape>("params")!, seed: this.store.getMeta<string>("seed")! };
+    let result: Awaited<ReturnType<typeof generateRingYielding>>;
+    try {
+      result = await generateRingYielding(params.seed, params, ring, field);
+    } catch (err) {
+      this.store.setMeta("growth_ended", `ring ${ring} failed: ${err instanceof Error ? err.message : String(err)}`);
+      console.error("ring generation failed", err);
+      return;
+    }
+    // Something may have changed while the ring was generated (a restore, the field closed).
+    if (this.referee !== referee || referee.grown + 1 !== ring || referee.status === "closed") return;
+    if (result.tiles.length === 0) {
+      this.store.setMeta("growth_ended", `ring ${ring}: no room on the canvas`);
+      this.statusChanged();
+      return;
+    }
+    const at = Date.now();
+    const statusBefore = referee.status;
+    try {
+      const grown = referee.grow({ ring, tiles: result.tiles, solution: result.solution }, at);
+      if (!grown.ok) {
+        this.store.setMeta("growth_ended", `ring ${ring} refused: ${grown.error.message}`);
+        return;
+      }
+      const first = field.tiles.length;
+      const policy = this.store.getMeta<GrowPolicy>("grow_policy")!;
+      this.persist({ type: "grow", ring, first, count: result.tiles.length }, grown.event, at, null, () => {
+        this.store.appendTiles(result.tiles);
+        this.store.saveSolution(result.solution);
+        this.store.setMeta("tiles_total", first + result.tiles.length);
+        const next = nextTimer(policy, at);
+        if (next !== undefined) this.store.setMeta("next_grow_at", next);
+        if (!result.room) this.store.setMeta("growth_ended", `ring ${ring}: the canvas is full`);
+      });
+      this.field = { G: field.G, tiles: [...field.tiles, ...result.tiles], solution: result.solution };
+    } catch (err) {
+      this.recover(err);
+      return;
+    }
+    if (referee.status !== statusBefore) this.statusChanged();
+    else void this.pushRegistry();
   }
 
   /** Ends play (the daily field at the end of its day): recorded as a `close` event. */
@@ -274,8 +386,12 @@ export class FieldObject extends DurableObject<Env> {
       const result = referee.apply(input, at);
       if (!result.ok) return { ok: false, error: result.error };
       const agent = input.type === "join" ? String(result.answer.agent) : input.agent;
-      if (result.event) this.persist(input, result.event, at, input.type === "join" ? { agent, machine: input.machineId, secretHash } : null);
-      else if (input.type === "join" && secretHash) this.store.upsertAgent(agent, input.machineId, secretHash, at);
+      if (result.event) {
+        this.persist(input, result.event, at, input.type === "join" ? { agent, machine: input.machineId, secretHash } : null);
+        if (input.type === "reveal") this.revealed++;
+      } else if (input.type === "join" && secretHash) this.store.upsertAgent(agent, input.machineId, secretHash, at);
+      // Coverage or completion can make a growing field due: let the alarm grow it now.
+      if (result.event && this.growthReason()) this.ctx.storage.setAlarm(Date.now()).catch((err) => console.error("setAlarm failed", err));
       // Status changes and new seats are reported at once; revisions are batched.
       if (referee.status !== statusBefore || (input.type === "join" && result.event)) this.statusChanged();
       else this.scheduleRegistry();
@@ -285,11 +401,18 @@ export class FieldObject extends DurableObject<Env> {
     }
   }
 
-  private persist(input: StoredInput, event: RefereeEvent, at: number, seat: { agent: string; machine: string; secretHash: string | null } | null): void {
+  private persist(
+    input: StoredInput,
+    event: RefereeEvent,
+    at: number,
+    seat: { agent: string; machine: string; secretHash: string | null } | null,
+    alsoStore?: () => void,
+  ): void {
     const chained = chainEvent(this.head.hash, event);
     this.ctx.storage.transactionSync(() => {
       this.store.appendEvent({ rev: event.rev, at, input, event: chained.event, hash: chained.hash });
       if (seat) this.store.upsertAgent(seat.agent, seat.machine, seat.secretHash, at);
+      alsoStore?.();
     });
     this.head = { hash: chained.hash, revision: event.rev };
   }
@@ -352,8 +475,18 @@ export class FieldObject extends DurableObject<Env> {
         created: this.store.getMeta<number>("created")!,
         seed_commit: this.store.getMeta<string>("seed_commit")!,
         log_head: { ...this.head },
+        grown: this.referee?.grown ?? 0,
+        ...this.growthInfo(),
       },
     };
+  }
+
+  private growthInfo(): { growth?: Manifest["growth"] } {
+    const policy = this.store.getMeta<GrowPolicy>("grow_policy");
+    if (!policy) return {};
+    const next = this.store.getMeta<number>("next_grow_at");
+    const ended = this.store.getMeta<string>("growth_ended");
+    return { growth: { policy, ...(next !== undefined ? { next_at: next } : {}), ...(ended !== undefined ? { ended } : {}) } };
   }
 
   /** The public event log after revision `afterRev` (oldest first, at most 1,000). */
@@ -383,22 +516,34 @@ export class FieldObject extends DurableObject<Env> {
   /** Rebuilds memory from storage: the field and a referee fed every stored input in order. */
   private restore(): void {
     this.referee = null;
+    this.field = null;
     const commit = this.store.getMeta<string>("seed_commit");
     this.head = this.store.head() ?? { hash: commit ?? "", revision: 0 };
     const status = this.storedStatus();
     if (status !== "playing") return;
     const field = this.store.loadField(this.store.getMeta<number>("G")!);
-    const referee = this.newReferee(field);
+    // The referee starts from the generated tiles; grown rings come back at their place in the log.
+    // The stored solution already holds later rings' cells, which no tile covers until they grow.
+    const initial = this.store.getMeta<number>("initial_tiles") ?? field.tiles.length;
+    const referee = this.newReferee({ G: field.G, tiles: field.tiles.slice(0, initial), solution: field.solution });
+    let revealed = 0;
     for (const { at, rev, input } of this.store.inputs()) {
       if (input.type === "close") {
         referee.close(at);
+      } else if (input.type === "grow") {
+        const tiles = field.tiles.slice(input.first, input.first + input.count);
+        const result = referee.grow({ ring: input.ring, tiles, solution: field.solution }, at);
+        if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
       } else {
         const result = referee.apply(input, at);
         if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
+        if (input.type === "reveal") revealed++;
       }
       if (referee.revision !== rev) throw new Error(`replay diverged: revision ${referee.revision}, stored ${rev}`);
     }
     this.referee = referee;
+    this.field = field;
+    this.revealed = revealed;
   }
 
   private newReferee(field: Field): Referee {
@@ -450,7 +595,7 @@ export class FieldObject extends DurableObject<Env> {
       revision: this.head.revision,
       G: this.store.getMeta<number>("G") ?? 0,
       tiles: this.store.getMeta<number>("tiles_total") ?? 0,
-      grown: 0,
+      grown: this.referee?.grown ?? 0,
       fog: this.store.getMeta<FieldRules>("rules")?.fog ?? false,
       agents: this.store.agentCount(),
     };

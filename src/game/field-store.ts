@@ -17,7 +17,7 @@ import type { WriteInput } from "../referee/types";
  */
 
 /** A stored write: what the referee is fed on replay. `close` is the end-of-day write. */
-export type StoredInput = WriteInput | { type: "close" };
+export type StoredInput = WriteInput | { type: "close" } | { type: "grow"; ring: number; first: number; count: number };
 
 export interface StoredEvent {
   seq: number;
@@ -64,15 +64,25 @@ export class FieldStore {
   /** Replaces any stored field with `field` (so a retried generation stays idempotent). */
   saveField(field: Field): void {
     this.sql.exec("DELETE FROM tiles");
-    this.sql.exec("DELETE FROM solution");
-    for (const t of field.tiles) {
+    this.appendTiles(field.tiles);
+    this.saveSolution(field.solution);
+  }
+
+  /** Adds tiles (a grown ring); ids continue after the stored ones. */
+  appendTiles(tiles: readonly Tile[]): void {
+    for (const t of tiles) {
       this.sql.exec(
         "INSERT INTO tiles (id, x0, y0, w, h, rects, m, givens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         t.id, t.x0, t.y0, t.w, t.h, JSON.stringify(t.rects), t.m, JSON.stringify(t.givens),
       );
     }
-    for (let i = 0, chunk = 0; i < field.solution.length; i += SOLUTION_CHUNK, chunk++) {
-      const part = field.solution.slice(i, Math.min(i + SOLUTION_CHUNK, field.solution.length));
+  }
+
+  /** Replaces the stored solution (growth only adds cells; existing ones never change). */
+  saveSolution(solution: Uint8Array): void {
+    this.sql.exec("DELETE FROM solution");
+    for (let i = 0, chunk = 0; i < solution.length; i += SOLUTION_CHUNK, chunk++) {
+      const part = solution.slice(i, Math.min(i + SOLUTION_CHUNK, solution.length));
       this.sql.exec("INSERT INTO solution (chunk, data) VALUES (?, ?)", chunk, part.buffer);
     }
   }

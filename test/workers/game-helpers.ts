@@ -57,13 +57,13 @@ export function errorOf<T>(outcome: Outcome<T>): { code: string; message: string
 export async function createPlaying(
   params: FieldShape,
   G: number,
-  options: { rules?: FieldRules; seed?: string; gameId?: string } = {},
+  options: { rules?: FieldRules; seed?: string; gameId?: string; grow?: { every_minutes?: number; frontier_coverage?: number } } = {},
 ): Promise<{ stub: Stub; raw: RawStub; gameId: string; field: Field; seed: string }> {
   const gameId = options.gameId ?? uniqueId(params.kind);
   const seed = options.seed ?? `seed-${gameId}`;
   const raw = env.FIELDS.getByName(gameId);
   const stub = fieldApi(raw);
-  ok(await stub.create({ gameId, params, rules: options.rules ?? RULES, G, seed }));
+  ok(await stub.create({ gameId, params, rules: options.rules ?? RULES, G, seed, grow: options.grow }));
   await waitPlaying(raw);
   // The oracle: generation is a pure function of (seed, params), so the test can know the solution.
   const field = await generateField({ ...params, seed } as FieldParams);
