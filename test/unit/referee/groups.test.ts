@@ -63,7 +63,6 @@ function playChecked(ref: Referee, field: Field, agents: string[]): Array<{ by: 
   const model = new GroupModel();
   for (const a of agents) model.add(a);
   const meets: Array<{ by: string; with: string[] }> = [];
-  // Wrap commit/reveal answers: honestStep applies them; read the last event through a probe.
   for (let round = 0; round < 500; round++) {
     let moved = false;
     for (const a of agents) {

@@ -16,7 +16,6 @@ interface Line {
 
 export class ReferenceForcing {
   private readonly tileLines: Line[][];
-  private readonly linesOfCell = new Map<number, Line[]>();
 
   constructor(private readonly field: Field) {
     this.tileLines = field.tiles.map((t) => shapeLines(t, field.G).map((l) => ({ cells: l.cells, orientation: l.orientation, tile: t.id })));
@@ -65,15 +64,15 @@ export class ReferenceForcing {
   }
 
   /**
-   * Close `value` in place under the rules (never fixing `hold`). Returns false on a
+   * Close `value` in place under the rules. Returns false on a
    * contradiction (an empty cell with both values excluded).
    */
-  close(value: Int8Array, lines: Map<number, Line[]>, depth: number, hold = -1): boolean {
+  close(value: Int8Array, lines: Map<number, Line[]>, depth: number): boolean {
     const cells = [...lines.keys()].sort((a, b) => a - b);
     for (;;) {
       let changed = false;
       for (const c of cells) {
-        if (value[c] !== -1 || c === hold) continue;
+        if (value[c] !== -1) continue;
         const no0 = this.exclusions(value, lines, c, 0).size > 0;
         const no1 = this.exclusions(value, lines, c, 1).size > 0;
         if (no0 && no1) return false;
@@ -85,7 +84,7 @@ export class ReferenceForcing {
       if (changed) continue;
       if (depth === 0) return true;
       for (const c of cells) {
-        if (value[c] !== -1 || c === hold) continue;
+        if (value[c] !== -1) continue;
         const bad = [0, 1].map((v) => {
           const trial = Int8Array.from(value);
           trial[c] = v;
