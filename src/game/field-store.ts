@@ -118,12 +118,16 @@ export class FieldStore {
     }
   }
 
-  /** Public events with `rev > afterRev`, oldest first. */
-  events(afterRev: number, limit: number): Array<Record<string, unknown>> {
-    return this.sql
-      .exec<{ event: string }>("SELECT event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)
-      .toArray()
-      .map((r) => JSON.parse(r.event) as Record<string, unknown>);
+  /** Public events with `rev > afterRev`, oldest first: at most `limit`, and about `maxBytes` of JSON (at least one). */
+  events(afterRev: number, limit: number, maxBytes = 4 << 20): Array<Record<string, unknown>> {
+    const out: Array<Record<string, unknown>> = [];
+    let bytes = 0;
+    for (const r of this.sql.exec<{ event: string }>("SELECT event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
+      if (out.length > 0 && bytes + r.event.length > maxBytes) break;
+      bytes += r.event.length;
+      out.push(JSON.parse(r.event) as Record<string, unknown>);
+    }
+    return out;
   }
 
   head(): { hash: string; revision: number } | undefined {
