@@ -2,12 +2,15 @@
  * Givens: choose which cells of a filled tile are disclosed, so that the tile alone has exactly
  * m solutions and every alternative differs from the true solution on a shared cell (SPEC §2).
  *
- * Greedy removal: start from all cells given and remove them in a shuffled order, keeping a
+ * Greedy removal: start from all cells given and remove them in a shuffled order (shared cells
+ * first, so the ambiguity left for neighbours to settle sits on shared cells), keeping a
  * removal when (a) the tile still has at most m solutions and (b) with the true values of all
  * shared cells added, it has exactly one (so no alternative agrees with the truth on every shared
  * cell). Both conditions only get harder as givens are removed, so removing a whole batch is
  * accepted exactly when removing its cells one by one would be: batches grow after a success and
  * shrink after a failure, which gives the same result as one-by-one greedy with fewer counts.
+ * A single removal counts only the solutions it adds (the removed cell set against the truth),
+ * which propagation usually refutes at once.
  *
  * Greedy can stop below m (removing any single remaining given jumps above m). Climb-back: for
  * a remaining given g whose removal leaves a small solution set, enumerate that set and add cells
@@ -21,7 +24,7 @@ import type { Rng } from "../random";
 import type { SolutionCount, TileShape } from "../types";
 
 /** Largest alternative set enumerated during climb-back. */
-const CLIMB_LIMIT = 64;
+const CLIMB_LIMIT = 32;
 const ROUNDS = 4;
 /**
  * Search nodes allowed per count. A count that needs more is treated as "too many solutions"
@@ -52,6 +55,8 @@ export class GivensReducer {
   private readonly m: number;
   /** Count calls made (for profiling). */
   counts = 0;
+  /** Solutions of the current accepted givens during greedy removal. */
+  private cur = 1;
 
   constructor(private readonly input: GivensInput) {
     this.problem = new Problem(tileLineSpecs(input.shape, input.G, 0, true));
@@ -68,9 +73,11 @@ export class GivensReducer {
     }
   }
 
-  private countWith(given: Uint8Array, withShared: boolean, limit: number): number {
+  /** Solutions with the givens (and shared cells), optionally with cell `opp` set against the truth. */
+  private countWith(given: Uint8Array, withShared: boolean, limit: number, opp = -1): number {
     const f = this.fixed;
     for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.shared[i]) ? this.truth[i] : -1;
+    if (opp >= 0) f[opp] = 1 - this.truth[opp];
     this.counts++;
     if (!this.solver.reset(f)) return 0;
     const c = this.solver.count(limit, COUNT_BUDGET);
@@ -81,7 +88,25 @@ export class GivensReducer {
   private ok(given: Uint8Array): boolean {
     const c = this.countWith(given, false, this.m + 1);
     // A unique solution is the truth, so it stays unique with the shared cells added.
-    return c === 1 || (c <= this.m && this.countWith(given, true, 2) === 1);
+    if (c === 1 || (c <= this.m && this.countWith(given, true, 2) === 1)) {
+      this.cur = c;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Removing one given y (already cleared in `given`): the new solutions are exactly those with
+   * y against the truth, so count only those — fixing y the other way usually ends in an
+   * immediate contradiction, which is far cheaper than re-proving the whole count.
+   */
+  private okOne(given: Uint8Array, y: number): boolean {
+    const room = this.m - this.cur;
+    const k = this.countWith(given, false, room + 1, y);
+    if (k > room) return false;
+    if (k > 0 && !this.shared[y] && this.countWith(given, true, 1, y) !== 0) return false;
+    this.cur += k;
+    return true;
   }
 
   /** Global ids of the chosen givens, ascending; null when no round succeeded. */
@@ -101,22 +126,27 @@ export class GivensReducer {
   private greedy(rng: Rng): Uint8Array {
     const n = this.n;
     const given = new Uint8Array(n).fill(1);
+    this.cur = 1;
     // Shared cells are tried first, so givens end up mostly inside the tile and the ambiguity
     // left for neighbours to settle sits on shared cells (this is what makes play spread).
     const all = rng.shuffle(Array.from({ length: n }, (_, i) => i));
     const order = [...all.filter((i) => this.shared[i]), ...all.filter((i) => !this.shared[i])];
     let i = 0;
     let b = 8;
+    let streak = 0;
     while (i < n) {
       const end = Math.min(n, i + b);
       for (let j = i; j < end; j++) given[order[j]] = 0;
-      if (this.ok(given)) {
+      if (end - i === 1 ? this.okOne(given, order[i]) : this.ok(given)) {
         i = end;
-        b = Math.min(b * 2, 64);
+        // Grow only after two successes in a row: where most removals fail, single cells are
+        // cheapest; where most succeed, batches quickly become large.
+        if (++streak >= 2) b = Math.min(b * 2, 64);
       } else {
         for (let j = i; j < end; j++) given[order[j]] = 1;
+        streak = 0;
         if (b === 1) i++;
-        else b = b >> 1;
+        else b = b >> 1; // halve: a binary search for the first cell that must stay
       }
     }
     return given;
@@ -131,14 +161,22 @@ export class GivensReducer {
     for (let i = 0; i < n; i++) if (given[i]) kept.push(i);
     rng.shuffle(kept);
     const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
+    // The current alternatives (fewer than m - 1 of them), then for each given g the solutions
+    // that removing g would add: exactly those with g against the truth (cheap to enumerate).
+    for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
+    this.counts++;
+    const current = this.solver.reset(f) ? (this.solver.enumerate(m, COUNT_BUDGET * 4) ?? []) : [];
+    const base = current.filter((s) => !this.isTruth(s));
     for (const g of kept) {
       given[g] = 0;
       for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
+      f[g] = 1 - this.truth[g];
       this.counts++;
-      const sols = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1, COUNT_BUDGET * 4) : [];
-      if (sols && sols.length > m && sols.length <= CLIMB_LIMIT) {
-        let alts = sols.filter((s) => !this.isTruth(s));
-        const added: number[] = [];
+      const added = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1, COUNT_BUDGET * 4) : [];
+      const sols = added ? [...base, ...added] : null;
+      if (sols && added && added.length <= CLIMB_LIMIT && sols.length >= m - 1) {
+        let alts = sols;
+        const extra: number[] = [];
         for (const x of order) {
           if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) break;
           if (given[x]) continue;
@@ -147,10 +185,10 @@ export class GivensReducer {
           // Keep enough alternatives that differ on a shared cell.
           if (keep.filter((a) => this.differsOnShared(a)).length < m - 1) continue;
           alts = keep;
-          added.push(x);
+          extra.push(x);
         }
         if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) {
-          for (const x of added) given[x] = 1;
+          for (const x of extra) given[x] = 1;
           return true;
         }
       }

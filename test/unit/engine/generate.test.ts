@@ -85,7 +85,7 @@ describe("determinism", () => {
     expect(digests).toEqual([
       "cd980613e1c3e996cf9522fb016f9ce8799cfabf097c0c46867ceb245665208a",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "2c0ca2dec103f8831823ae0edfaaaf88e4237fdcf20bac72349b0ee19b74c44e",
+      "c08d599a1359d48b670147605dc4e5e44c8cb2cc1eac0beafe1d19796e9779f0",
     ]);
   });
 });
