@@ -34,16 +34,23 @@ export function hexToBytes(hex: string): Uint8Array {
 
 // ---- hashing --------------------------------------------------------------------------------
 
+/** The bytes in a buffer of their own (WebCrypto wants an ArrayBuffer-backed view). */
+function own(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
 /** hex(SHA-256(data)); a string is hashed as its UTF-8 bytes. */
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === "string" ? utf8.encode(data) : data;
+  const bytes = typeof data === "string" ? utf8.encode(data) : own(data);
   return bytesToHex(await crypto.subtle.digest("SHA-256", bytes));
 }
 
 /** hex(HMAC-SHA256(key, message)); a string message is taken as its UTF-8 bytes. */
 export async function hmacSha256Hex(key: Uint8Array, message: string | Uint8Array): Promise<string> {
-  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const bytes = typeof message === "string" ? utf8.encode(message) : message;
+  const k = await crypto.subtle.importKey("raw", own(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const bytes = typeof message === "string" ? utf8.encode(message) : own(message);
   return bytesToHex(await crypto.subtle.sign("HMAC", k, bytes));
 }
 
