@@ -7,7 +7,9 @@ import { Referee } from "../referee";
 import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput } from "../referee/types";
 import { chainEvent } from "./chain";
 import { FieldStore, type StoredInput } from "./field-store";
-import { forgetGame, recordGame, type GameSummary } from "./registry";
+import { forgetGame, type GameSummary } from "./registry";
+import { RegistryReporter } from "./registry-reporter";
+import { replay } from "./replay";
 import { generateRingYielding, growthReason, nextTimer, type GrowPolicy } from "./growth";
 import { sha256Hex, randomSecret } from "./secrets";
 
@@ -76,8 +78,6 @@ export interface Manifest {
 
 /** Games nobody joins are removed this long after creation (SPEC §6). */
 export const EXPIRY_MS = 30 * 60_000;
-/** Revision reports to the registry are batched to at most one per this interval. */
-const REGISTRY_INTERVAL_MS = 2_000;
 const MAX_EVENTS_PAGE = 1_000;
 
 /**
@@ -102,13 +102,13 @@ export class FieldObject extends DurableObject<Env> {
   private head = { hash: "", revision: 0 };
   private generation: Promise<void> | null = null;
   private progress = { done: 0, total: 0 };
-  private registryTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastRegistryPush = 0;
+  private readonly registry: RegistryReporter;
   private loadError: string | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new FieldStore(ctx.storage.sql);
+    this.registry = new RegistryReporter(env, () => this.summary(), (p) => ctx.waitUntil(p));
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
       this.safeRestore();
@@ -139,7 +139,7 @@ export class FieldObject extends DurableObject<Env> {
     });
     this.head = { hash: commit, revision: 0 };
     await this.ctx.storage.setAlarm(now);
-    await this.pushRegistry();
+    await this.registry.now();
     return { ok: true, answer: { game_id: args.gameId, status: "generating", G: args.G } };
   }
 
@@ -204,7 +204,7 @@ export class FieldObject extends DurableObject<Env> {
         this.store.setMeta("status", "failed");
         this.store.setMeta("failure", `generation failed: ${err instanceof Error ? err.message : String(err)}`);
       });
-      await this.pushRegistry();
+      await this.registry.now();
       return;
     }
     if (this.storedStatus() !== "generating") return;
@@ -223,7 +223,7 @@ export class FieldObject extends DurableObject<Env> {
     this.referee = referee;
     this.field = field;
     this.revealed = 0;
-    await this.pushRegistry();
+    await this.registry.now();
   }
 
   /** A field nobody joined within EXPIRY_MS is deleted and leaves the registry. True when it did. */
@@ -284,7 +284,7 @@ export class FieldObject extends DurableObject<Env> {
     if (this.referee !== referee || referee.grown + 1 !== ring || referee.status === "closed") return;
     if (result.tiles.length === 0) {
       this.store.setMeta("growth_ended", `ring ${ring}: no room on the canvas`);
-      this.statusChanged();
+      this.registry.soon();
       return;
     }
     const at = Date.now();
@@ -310,8 +310,8 @@ export class FieldObject extends DurableObject<Env> {
       this.recover(err);
       return;
     }
-    if (referee.status !== statusBefore) this.statusChanged();
-    else void this.pushRegistry();
+    if (referee.status !== statusBefore) this.registry.soon();
+    else this.registry.batched();
   }
 
   /** Ends play (the daily field at the end of its day): recorded as a `close` event. */
@@ -327,7 +327,7 @@ export class FieldObject extends DurableObject<Env> {
     } catch (err) {
       return this.recover(err);
     }
-    this.statusChanged();
+    this.registry.soon();
     return { ok: true, answer: { revision: referee.revision, status: referee.status } };
   }
 
@@ -393,8 +393,8 @@ export class FieldObject extends DurableObject<Env> {
       // Coverage or completion can make a growing field due: let the alarm grow it now.
       if (result.event && this.growthReason()) this.ctx.storage.setAlarm(Date.now()).catch((err) => console.error("setAlarm failed", err));
       // Status changes and new seats are reported at once; revisions are batched.
-      if (referee.status !== statusBefore || (input.type === "join" && result.event)) this.statusChanged();
-      else this.scheduleRegistry();
+      if (referee.status !== statusBefore || (input.type === "join" && result.event)) this.registry.soon();
+      else this.registry.batched();
       return { ok: true, answer: result.answer };
     } catch (err) {
       return this.recover(err);
@@ -519,28 +519,10 @@ export class FieldObject extends DurableObject<Env> {
     this.field = null;
     const commit = this.store.getMeta<string>("seed_commit");
     this.head = this.store.head() ?? { hash: commit ?? "", revision: 0 };
-    const status = this.storedStatus();
-    if (status !== "playing") return;
+    if (this.storedStatus() !== "playing") return;
     const field = this.store.loadField(this.store.getMeta<number>("G")!);
-    // The referee starts from the generated tiles; grown rings come back at their place in the log.
-    // The stored solution already holds later rings' cells, which no tile covers until they grow.
     const initial = this.store.getMeta<number>("initial_tiles") ?? field.tiles.length;
-    const referee = this.newReferee({ G: field.G, tiles: field.tiles.slice(0, initial), solution: field.solution });
-    let revealed = 0;
-    for (const { at, rev, input } of this.store.inputs()) {
-      if (input.type === "close") {
-        referee.close(at);
-      } else if (input.type === "grow") {
-        const tiles = field.tiles.slice(input.first, input.first + input.count);
-        const result = referee.grow({ ring: input.ring, tiles, solution: field.solution }, at);
-        if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
-      } else {
-        const result = referee.apply(input, at);
-        if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
-        if (input.type === "reveal") revealed++;
-      }
-      if (referee.revision !== rev) throw new Error(`replay diverged: revision ${referee.revision}, stored ${rev}`);
-    }
+    const { referee, revealed } = replay(field, initial, (f) => this.newReferee(f), this.store.inputs());
     this.referee = referee;
     this.field = field;
     this.revealed = revealed;
@@ -599,32 +581,6 @@ export class FieldObject extends DurableObject<Env> {
       fog: this.store.getMeta<FieldRules>("rules")?.fog ?? false,
       agents: this.store.agentCount(),
     };
-  }
-
-  private async pushRegistry(): Promise<void> {
-    const entry = this.summary();
-    if (!entry) return;
-    this.lastRegistryPush = Date.now();
-    try {
-      await recordGame(this.env, entry);
-    } catch (err) {
-      // The registry is a listing, not the truth: a missed report is repaired by the next one.
-      console.error("registry update failed", err);
-    }
-  }
-
-  private statusChanged(): void {
-    this.ctx.waitUntil(this.pushRegistry());
-  }
-
-  /** Revision reports, batched: at most one every REGISTRY_INTERVAL_MS, the last one always sent. */
-  private scheduleRegistry(): void {
-    if (this.registryTimer) return;
-    const wait = Math.max(0, this.lastRegistryPush + REGISTRY_INTERVAL_MS - Date.now());
-    this.registryTimer = setTimeout(() => {
-      this.registryTimer = null;
-      void this.pushRegistry();
-    }, wait);
   }
 }
 
