@@ -18,6 +18,7 @@ import type { Rng } from "./random";
 /** Pattern tables filtered by (length, known mask, ones mask), shared by every solver. */
 const filterCache: Map<number, Map<number, Int32Array>>[] = [];
 let filterCacheSize = 0;
+let scratch = new Int32Array(8196);
 const FILTER_CACHE_LIMIT = 4_000_000;
 
 function filteredTable(len: number, known: number, ones: number): Int32Array {
@@ -33,16 +34,14 @@ function filteredTable(len: number, known: number, ones: number): Int32Array {
   }
   const hit = byOnes.get(ones);
   if (hit) return hit;
-  // Filter the (cached) set for the same masks without their highest known bit: each miss then
-  // scans a list already narrowed by the other known cells instead of the whole table.
-  const top = 1 << (31 - Math.clz32(known));
-  const parent = filteredTable(len, known ^ top, ones & ~top);
-  const want = ones & top;
+  // One pass over the table into a scratch buffer, then an exact-size copy for the cache.
+  if (scratch.length < table.length) scratch = new Int32Array(table.length);
   let n = 0;
-  for (let i = 0; i < parent.length; i++) if ((parent[i] & top) === want) n++;
-  const out = new Int32Array(n);
-  n = 0;
-  for (let i = 0; i < parent.length; i++) if ((parent[i] & top) === want) out[n++] = parent[i];
+  for (let i = 0; i < table.length; i++) {
+    const pat = table[i];
+    if ((pat & known) === ones) scratch[n++] = pat;
+  }
+  const out = scratch.slice(0, n);
   if (filterCacheSize + n > FILTER_CACHE_LIMIT) {
     for (const m of filterCache) m?.clear();
     filterCacheSize = 0;

@@ -3,13 +3,14 @@
  * At each uncovered cell, shapes are tried with their top-left corner jittered up/left by 0–2
  * cells, so each new tile overlaps the tiles above and to its left (shared cells are what let a
  * solved neighbour pin a tile). A few reserved "lakes" make real holes; cells where no shape fits
- * stay holes too. Every accepted tile shares at least two cells with earlier ones (the first tile
- * of a region excepted) and at most a set share of its cells; no cell is covered more than twice.
+ * stay holes too. Every accepted tile shares at least two cells with earlier ones when any lie
+ * within two cells of its anchor, and at most a set share of its cells; no cell is covered more
+ * than twice.
  */
 import { mForCellCount } from "../types";
 import type { Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
-import { shapeCatalogue, MIN_SIDE, MAX_SIDE } from "./shapes";
+import { shapeCatalogue, MIN_SIDE, MAX_SIDE, type CatalogueEntry } from "./shapes";
 
 export interface Region {
   x: number;
@@ -48,20 +49,42 @@ export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: Pla
   if (region.w < MIN_SIDE || region.h < MIN_SIDE) return placed;
   if (opts.lakes) reserveLakes(canvas, rng, region);
   const attempts = opts.attempts ?? 14;
-  let anyCovered = false;
-  for (let y = region.y; y < region.y + region.h && !anyCovered; y++) {
-    for (let x = region.x; x < region.x + region.w; x++) if (canvas.cover[y * G + x]) anyCovered = true;
-  }
   const maxW = Math.min(MAX_SIDE, region.w);
   const maxH = Math.min(MAX_SIDE, region.h);
   const catalogue = shapeCatalogue(maxW, maxH);
+  // SPEC §3 asks every scatter chunk or field of side ≥ 60 for all m classes and boxes from 4 to
+  // ≥ 16 a side. Large shapes (> 196 cells, which always have a side ≥ 16) and small shapes with
+  // a side of 4 are the rare ends of the catalogue, so on regions that big the first attempts at
+  // each anchor draw from them until one of each is placed.
+  const pending: CatalogueEntry[][] = [];
+  if (opts.lakes && region.w >= 40 && region.h >= 40) {
+    for (const need of [(e: CatalogueEntry) => e.info.cells > 196, (e: CatalogueEntry) => e.info.cells <= 64 && Math.min(e.draft.w, e.draft.h) === 4]) {
+      const subset = catalogue.filter(need);
+      if (subset.length > 0) pending.push(subset);
+    }
+  }
   for (let cy = region.y; cy < region.y + region.h; cy++) {
     for (let cx = region.x; cx < region.x + region.w; cx++) {
       const anchor = cy * G + cx;
       if (canvas.cover[anchor] || canvas.blocked[anchor]) continue;
       if (opts.anchorOk && !opts.anchorOk(cx, cy)) continue;
+      // Overlap is required only where there is something within reach to overlap; elsewhere
+      // a tile may start a new island (later tiles below and to the right join it up).
+      let nearby = false;
+      for (let dy = 0; dy <= 2 && !nearby; dy++) {
+        for (let dx = -2; dx <= 2; dx++) {
+          const x = cx + dx;
+          const y = cy - dy;
+          if ((dy === 0 && dx >= 0) || x < region.x || y < region.y || x >= region.x + region.w) continue;
+          if (canvas.cover[y * G + x]) {
+            nearby = true;
+            break;
+          }
+        }
+      }
       for (let a = 0; a < attempts; a++) {
-        const { draft: d, info } = catalogue[rng.int(catalogue.length)];
+        const from = pending.length > 0 && a < attempts / 2 ? pending[0] : catalogue;
+        const { draft: d, info } = from[rng.int(from.length)];
         const mask = info.mask;
         const x0 = cx - info.anchorX - rng.int(3);
         const y0 = cy - rng.int(3);
@@ -83,10 +106,10 @@ export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: Pla
           }
         }
         if (bad) continue;
-        if (anyCovered && overlap < 2) continue;
+        if (nearby && overlap < 2) continue;
         if (overlap * 100 > cells * opts.maxOverlapPct) continue;
         placed.push(canvas.addTile({ x0, y0, w: d.w, h: d.h, rects: d.rects }, d.kind, mForCellCount(cells)));
-        anyCovered = true;
+        if (from !== catalogue) pending.shift();
         break;
       }
     }

@@ -22,6 +22,24 @@ describe("scatter fields", () => {
   });
 });
 
+describe("shape mix (SPEC §3) on a scatter field of side 60", () => {
+  it("has all m classes, boxes 4..≥16, non-rectangular shapes and ≥ 75 % coverage", async () => {
+    const field = await generateField({ kind: "scatter", seed: "mix", G: 60 });
+    const cells = field.tiles.map((t) => t.cellIds.length);
+    expect(cells.some((n) => n <= 64)).toBe(true);
+    expect(cells.some((n) => n > 64 && n <= 196)).toBe(true);
+    expect(cells.some((n) => n > 196)).toBe(true);
+    const sides = field.tiles.flatMap((t) => [t.w, t.h]);
+    expect(Math.min(...sides)).toBe(4);
+    expect(Math.max(...sides)).toBeGreaterThanOrEqual(16);
+    const nonRect = field.tiles.filter((t) => t.cellIds.length !== t.w * t.h).length;
+    expect(nonRect / field.tiles.length).toBeGreaterThan(0.25);
+    const covered = coverCounts(field).filter((c) => c > 0).length;
+    expect(covered / (60 * 60)).toBeGreaterThanOrEqual(0.75);
+    verifyField(field);
+  });
+});
+
 describe("grid fields", () => {
   for (const seed of ["one", "two", "three"]) {
     it(`make the classic 2×2 of 14×14 (seed ${seed})`, async () => {
@@ -51,6 +69,25 @@ describe("chunked fields", () => {
     // Seam tiles cross the chunk borders.
     const crossing = field.tiles.filter((t) => (t.x0 < 40 && t.x0 + t.w > 40) || (t.y0 < 40 && t.y0 + t.h > 40));
     expect(crossing.length).toBeGreaterThan(3);
+  });
+});
+
+describe("shape mix per chunk of side 60", () => {
+  it("holds in every chunk of a 2×2 field of 60-cell chunks", async () => {
+    const field = await generateField({ kind: "field", seed: "chunk-mix", chunks: 2, chunk_g: 60 });
+    for (const [cx, cy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      const inside = field.tiles.filter(
+        (t) => t.x0 >= cx * 60 && t.y0 >= cy * 60 && t.x0 + t.w <= cx * 60 + 60 && t.y0 + t.h <= cy * 60 + 60,
+      );
+      const cells = inside.map((t) => t.cellIds.length);
+      expect(cells.some((n) => n <= 64) && cells.some((n) => n > 64 && n <= 196) && cells.some((n) => n > 196)).toBe(true);
+      const sides = inside.flatMap((t) => [t.w, t.h]);
+      expect(Math.min(...sides)).toBe(4);
+      expect(Math.max(...sides)).toBeGreaterThanOrEqual(16);
+      expect(inside.filter((t) => t.cellIds.length !== t.w * t.h).length / inside.length).toBeGreaterThan(0.25);
+    }
+    const covered = coverCounts(field).filter((c) => c > 0).length;
+    expect(covered / (120 * 120)).toBeGreaterThanOrEqual(0.75);
   });
 });
 
@@ -85,7 +122,7 @@ describe("determinism", () => {
     expect(digests).toEqual([
       "cd980613e1c3e996cf9522fb016f9ce8799cfabf097c0c46867ceb245665208a",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "c08d599a1359d48b670147605dc4e5e44c8cb2cc1eac0beafe1d19796e9779f0",
+      "739430342ae3eb2286b8c28a8d1556576b30f4693c52b0a0477d0e2afa8eceb4",
     ]);
   });
 });
