@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "./commitments-local";
+import { canonicalJson } from "../engine/canonical-json";
 import type { RefereeEvent } from "../referee/types";
 
 /**

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createFieldGenerator, type FieldParams } from "../engine";
-import { seedCommit } from "./commitments-local";
+import { seedCommit } from "../engine/commitments";
 import type { Field } from "../engine/types";
 import type { Env } from "../env";
 import { Referee } from "../referee";

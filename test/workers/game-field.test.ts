@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, chainEventHash, seedCommit } from "../../src/game/commitments-local";
+import { canonicalJson } from "../../src/engine/canonical-json";
+import { chainEventHash, seedCommit } from "../../src/engine/commitments";
 import type { FieldObject } from "../../src/game/field-object";
 import { listGames } from "../../src/game/registry";
 import { createPlaying, errorOf, fieldApi, joinArgs, machineId, ok, RULES, ScriptedPlayers, uniqueId, type Stub } from "./game-helpers";
