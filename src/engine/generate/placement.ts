@@ -42,8 +42,20 @@ export function reserveLakes(canvas: Canvas, rng: Rng, region: Region): void {
   }
 }
 
+/** Rows scanned between two yields of `placeScatterSteps` (keeps each step short on big boards). */
+export const PLACE_ROWS_PER_STEP = 24;
+
 /** Place shapes over the region; returns the new tiles in placement order. */
 export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: PlacementOptions): CanvasTile[] {
+  const steps = placeScatterSteps(canvas, rng, region, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same placement as a generator that yields after every PLACE_ROWS_PER_STEP rows. */
+export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opts: PlacementOptions): Generator<void, CanvasTile[]> {
   const G = canvas.G;
   const placed: CanvasTile[] = [];
   if (region.w < MIN_SIDE || region.h < MIN_SIDE) return placed;
@@ -64,6 +76,7 @@ export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: Pla
     }
   }
   for (let cy = region.y; cy < region.y + region.h; cy++) {
+    if (cy > region.y && (cy - region.y) % PLACE_ROWS_PER_STEP === 0) yield;
     for (let cx = region.x; cx < region.x + region.w; cx++) {
       const anchor = cy * G + cx;
       if (canvas.cover[anchor] || canvas.blocked[anchor]) continue;

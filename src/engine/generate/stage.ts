@@ -9,7 +9,7 @@ import { rngFor } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
 import { fillTile, type FillStats } from "./fill";
 import { GivensReducer } from "./givens";
-import { placeScatter, type PlacementOptions, type Region } from "./placement";
+import { placeScatterSteps, type PlacementOptions, type Region } from "./placement";
 
 const FILL_BATCH = 16;
 const GIVENS_BATCH = 6;
@@ -36,7 +36,18 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
   ]);
   // Everything decided before this stage is final.
   for (const t of canvas.tiles) if (t.state === "filled") t.locked = true;
-  const tiles = spec.place ? placeScatter(canvas, rPlace, spec.region, spec.place) : (spec.tiles ?? []);
+  let tiles = spec.tiles ?? [];
+  if (spec.place) {
+    const steps = placeScatterSteps(canvas, rPlace, spec.region, spec.place);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        tiles = r.value;
+        break;
+      }
+      yield 5;
+    }
+  }
   report.placed += tiles.length;
   yield 10;
 
