@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { resolveParams } from "../../engine";
 import type { FieldShape } from "../../game/field-object";
+import type { GrowPolicy } from "../../game/growth";
 import type { FieldRules } from "../../referee/types";
 import type { ToolContext } from "../context";
 import { toolError } from "../results";
@@ -36,7 +37,6 @@ export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
   );
 }
 
-export type GrowPolicy = { every_minutes?: number; frontier_coverage?: number };
 export type FieldPlan = { ok: true; params: FieldShape; rules: FieldRules; G: number; grow?: GrowPolicy } | { ok: false; message: string };
 
 /**
