@@ -11,3 +11,4 @@ export * from "./generate/generator";
 export type { ShapeKind } from "./generate/shapes";
 export * from "./field-digest";
 export * from "./playability";
+export * from "./bit-solver";
