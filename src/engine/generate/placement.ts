@@ -42,8 +42,8 @@ export function reserveLakes(canvas: Canvas, rng: Rng, region: Region): void {
   }
 }
 
-/** Rows scanned between two yields of `placeScatterSteps` (keeps each step short on big boards). */
-export const PLACE_ROWS_PER_STEP = 24;
+/** Cells scanned between two yields of `placeScatterSteps` (keeps each step short on big boards). */
+export const PLACE_CELLS_PER_STEP = 12_000;
 
 /** Place shapes over the region; returns the new tiles in placement order. */
 export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: PlacementOptions): CanvasTile[] {
@@ -54,7 +54,7 @@ export function placeScatter(canvas: Canvas, rng: Rng, region: Region, opts: Pla
   }
 }
 
-/** The same placement as a generator that yields after every PLACE_ROWS_PER_STEP rows. */
+/** The same placement as a generator that yields after about PLACE_CELLS_PER_STEP cells. */
 export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opts: PlacementOptions): Generator<void, CanvasTile[]> {
   const G = canvas.G;
   const placed: CanvasTile[] = [];
@@ -64,6 +64,7 @@ export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opt
   const maxW = Math.min(MAX_SIDE, region.w);
   const maxH = Math.min(MAX_SIDE, region.h);
   const catalogue = shapeCatalogue(maxW, maxH);
+  const rowsPerStep = Math.max(1, Math.floor(PLACE_CELLS_PER_STEP / region.w));
   // SPEC §3 asks every scatter chunk or field of side ≥ 60 for all m classes and boxes from 4 to
   // ≥ 16 a side. Large shapes (> 196 cells, which always have a side ≥ 16) and small shapes with
   // a side of 4 are the rare ends of the catalogue, so on regions that big the first attempts at
@@ -76,7 +77,7 @@ export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opt
     }
   }
   for (let cy = region.y; cy < region.y + region.h; cy++) {
-    if (cy > region.y && (cy - region.y) % PLACE_ROWS_PER_STEP === 0) yield;
+    if (cy > region.y && (cy - region.y) % rowsPerStep === 0) yield;
     for (let cx = region.x; cx < region.x + region.w; cx++) {
       const anchor = cy * G + cx;
       if (canvas.cover[anchor] || canvas.blocked[anchor]) continue;
