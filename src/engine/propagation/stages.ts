@@ -22,10 +22,10 @@ export const NO_STAGE = 0x3fffffff;
 export class Stages {
   readonly stage: Int32Array;
   private readonly queued: Uint8Array;
-  private queue: number[] = [];
+  private readonly queue: number[] = [];
   private head = 0;
   private readonly lines: number[] = [];
-  private readonly buf: number[] = [];
+  private low = new Int32Array(32);
   /** Minimal derivation stage per rule, filled by `derive` (index = rule code). */
   readonly perRule = new Int32Array(4);
 
@@ -42,9 +42,10 @@ export class Stages {
 
   /** A cell became known: stage 0, and whatever relied on it may drop. */
   makeKnown(cell: number): void {
-    if (this.stage[cell] === 0) return;
+    const old = this.stage[cell];
+    if (old === 0) return;
     this.stage[cell] = 0;
-    this.pushDependants(cell);
+    this.pushDependants(cell, old);
   }
 
   /** Queue a cell whose stage may have dropped. */
@@ -52,6 +53,12 @@ export class Stages {
     if (this.queued[cell]) return;
     this.queued[cell] = 1;
     this.queue.push(cell);
+  }
+
+  /** Queue a fixed (not known) cell if its stage lies in (floor, ceiling]. */
+  private pushIfBetween(c: number, floor: number, ceiling: number): void {
+    const st = this.stage[c];
+    if (st > floor && st <= ceiling && !this.s.known[c] && this.s.value[c] !== EMPTY) this.push(c);
   }
 
   /** Lower stages to the fixpoint. */
@@ -62,19 +69,20 @@ export class Stages {
       this.queued[cell] = 0;
       if (s.value[cell] === EMPTY) continue;
       const next = s.known[cell] ? 0 : this.derive(cell);
-      if (next < this.stage[cell]) {
+      const old = this.stage[cell];
+      if (next < old) {
         this.stage[cell] = next;
-        this.pushDependants(cell);
+        this.pushDependants(cell, old);
       }
     }
-    this.queue = [];
+    this.queue.length = 0;
     this.head = 0;
   }
 
   /** Drop queued work (after a contradiction, when stages are meaningless anyway). */
   clear(): void {
     for (let i = this.head; i < this.queue.length; i++) this.queued[this.queue[i]] = 0;
-    this.queue = [];
+    this.queue.length = 0;
     this.head = 0;
   }
 
@@ -97,41 +105,50 @@ export class Stages {
     const stage = this.stage;
     const value = s.value;
     const w = 1 - value[cell];
-    const per = this.perRule;
-    per[RULE_RUN] = NO_STAGE;
-    per[RULE_BALANCE] = NO_STAGE;
-    per[RULE_UNIQUE] = NO_STAGE;
-    const n = s.linesThrough(cell, this.lines);
+    let bestRun = NO_STAGE;
+    let bestBalance = NO_STAGE;
+    let bestUnique = NO_STAGE;
+    const lines = this.lines;
+    const n = s.linesThrough(cell, lines);
+    let low = this.low;
     for (let i = 0; i < n; i++) {
-      const line = this.lines[2 * i];
-      const p = this.lines[2 * i + 1];
+      const line = lines[2 * i];
+      const p = lines[2 * i + 1];
       const cells = s.lineCells[line];
       const len = cells.length;
       const half = len >> 1;
+      if (half > low.length) this.low = low = new Int32Array(2 * half);
       // run: two cells holding w next to or around this one.
-      const win = (a: number, b: number): void => {
-        if (a < 0 || b >= len || value[cells[a]] !== w || value[cells[b]] !== w) return;
-        const st = Math.max(stage[cells[a]], stage[cells[b]]) + 1;
-        if (st < per[RULE_RUN]) per[RULE_RUN] = st;
-      };
-      win(p - 2, p - 1);
-      win(p - 1, p + 1);
-      win(p + 1, p + 2);
-      // balance: the half-th earliest of the line's other w cells.
-      const buf = this.buf;
-      buf.length = 0;
-      for (let k = 0; k < len; k++) if (k !== p && value[cells[k]] === w) buf.push(stage[cells[k]]);
-      if (buf.length >= half) {
-        buf.sort((a, b) => a - b);
-        const st = buf[half - 1] + 1;
-        if (st < per[RULE_BALANCE]) per[RULE_BALANCE] = st;
+      const a2 = p >= 2 && value[cells[p - 2]] === w ? stage[cells[p - 2]] : NO_STAGE;
+      const a1 = p >= 1 && value[cells[p - 1]] === w ? stage[cells[p - 1]] : NO_STAGE;
+      const b1 = p + 1 < len && value[cells[p + 1]] === w ? stage[cells[p + 1]] : NO_STAGE;
+      const b2 = p + 2 < len && value[cells[p + 2]] === w ? stage[cells[p + 2]] : NO_STAGE;
+      const run = Math.min(Math.max(a2, a1), Math.max(a1, b1), Math.max(b1, b2)) + 1;
+      if (run < bestRun) bestRun = run;
+      // balance: the half-th earliest of the line's other w cells (`low` keeps the smallest
+      // `half` stages seen, ascending).
+      let kept = 0;
+      for (let k = 0; k < len; k++) {
+        if (k === p || value[cells[k]] !== w) continue;
+        const st = stage[cells[k]];
+        if (kept === half && st >= low[half - 1]) continue;
+        let j = kept < half ? kept++ : half - 1;
+        while (j > 0 && low[j - 1] > st) {
+          low[j] = low[j - 1];
+          j--;
+        }
+        low[j] = st;
       }
+      if (kept === half && low[half - 1] + 1 < bestBalance) bestBalance = low[half - 1] + 1;
       // unique: equal to a complete sibling except here (and at most one more cell, which
       // balance fills with the sibling's value).
-      for (const sib of s.groups[s.lineGroup[line]]) {
-        if (sib === line || s.lineBlanks(sib) !== 0) continue;
+      const group = s.groups[s.lineGroup[line]];
+      if (group.length < 2 || s.lineBlanks(line) > 1) continue; // ≥ 2 differences with any complete line
+      for (let g = 0; g < group.length; g++) {
+        const sib = group[g];
+        if (sib === line) continue;
         const other = s.lineCells[sib];
-        if (value[other[p]] !== w) continue;
+        if (value[other[p]] !== w || s.lineBlanks(sib) !== 0) continue;
         let diff = -1;
         let diffs = 0;
         let sibMax = 0;
@@ -156,26 +173,35 @@ export class Stages {
             top = st;
           } else if (st > second) second = st;
         }
-        const lineMax = diffs === 1 ? top : second;
-        const st = Math.max(sibMax, lineMax) + 1;
-        if (st < per[RULE_UNIQUE]) per[RULE_UNIQUE] = st;
+        const st = Math.max(sibMax, diffs === 1 ? top : second) + 1;
+        if (st < bestUnique) bestUnique = st;
       }
     }
-    const best = Math.min(per[RULE_RUN], per[RULE_BALANCE], per[RULE_UNIQUE]);
+    const per = this.perRule;
+    per[RULE_RUN] = bestRun;
+    per[RULE_BALANCE] = bestBalance;
+    per[RULE_UNIQUE] = bestUnique;
+    const best = Math.min(bestRun, bestBalance, bestUnique);
     return best >= NO_STAGE ? NO_STAGE : best;
   }
 
-  /** Cells whose stage may rely on this one: fixed cells on its lines, and fixed cells of
-   * sibling lines that differ from a complete line through it in at most two places. */
-  private pushDependants(cell: number): void {
+  /**
+   * After a cell's stage dropped from `old`, queue the cells whose stage may drop with it: fixed
+   * cells on its lines, and fixed cells of sibling lines that differ from a complete line
+   * through it in at most two places. Only stages in (new + 1, old + 1] can drop: a rule
+   * application using this cell was worth at least old + 1 before, so a cell staged above that
+   * did not use it, and none can go below new + 1.
+   */
+  private pushDependants(cell: number, old: number): void {
     const s = this.s;
     const value = s.value;
-    const floor = this.stage[cell] + 1; // a dependant at or below this cannot drop
+    const floor = this.stage[cell] + 1;
+    const ceiling = old >= NO_STAGE ? NO_STAGE : old + 1;
     const n = s.linesThrough(cell, this.lines);
     for (let i = 0; i < n; i++) {
       const line = this.lines[2 * i];
       const cells = s.lineCells[line];
-      for (const c of cells) if (c !== cell && !s.known[c] && value[c] !== EMPTY && this.stage[c] > floor) this.push(c);
+      for (let k = 0; k < cells.length; k++) if (cells[k] !== cell) this.pushIfBetween(cells[k], floor, ceiling);
       if (s.lineBlanks(line) !== 0) continue;
       for (const sib of s.groups[s.lineGroup[line]]) {
         if (sib === line) continue;
@@ -191,10 +217,8 @@ export class Stages {
           }
         }
         if (diffs === 0 || diffs > 2) continue;
-        for (const k of [d1, d2]) {
-          const c = k === -1 ? -1 : other[k];
-          if (c !== -1 && !s.known[c] && value[c] !== EMPTY && this.stage[c] > floor) this.push(c);
-        }
+        this.pushIfBetween(other[d1], floor, ceiling);
+        if (d2 !== -1) this.pushIfBetween(other[d2], floor, ceiling);
       }
     }
   }

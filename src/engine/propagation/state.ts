@@ -20,7 +20,7 @@ interface TileRecord {
  *
  * Lines are built only when a tile is revealed, so a large field costs memory only for what
  * is in play. Each cell records the lines through it: the two lines of the first revealed
- * tile covering it inline in typed arrays, further tiles' lines in a small map (shared cells
+ * tile covering it inline in typed arrays, further tiles' lines in linked lists (shared cells
  * are the exception).
  */
 export class PropagationState {
@@ -43,7 +43,11 @@ export class PropagationState {
   private readonly memPosA: Int32Array;
   private readonly memLineB: Int32Array;
   private readonly memPosB: Int32Array;
-  private readonly memExtra = new Map<number, number[]>();
+  /** Lines of further tiles through a cell: a linked list per cell in three parallel pools. */
+  private readonly extraHead: Int32Array;
+  private readonly extraLine: number[] = [];
+  private readonly extraPos: number[] = [];
+  private readonly extraNext: number[] = [];
 
   private queue: number[] = [];
   private inQueue = new Uint8Array(1024);
@@ -63,6 +67,7 @@ export class PropagationState {
     this.memPosA = new Int32Array(n);
     this.memLineB = new Int32Array(n).fill(-1);
     this.memPosB = new Int32Array(n);
+    this.extraHead = new Int32Array(n).fill(-1);
   }
 
   addTile(shape: TileShape, cellIds: readonly number[]): void {
@@ -131,9 +136,12 @@ export class PropagationState {
         this.memLineB[c] = m[2];
         this.memPosB[c] = m[3];
       } else {
-        const extra = this.memExtra.get(c);
-        if (extra) extra.push(...m);
-        else this.memExtra.set(c, m);
+        for (let i = 0; i < m.length; i += 2) {
+          this.extraLine.push(m[i]);
+          this.extraPos.push(m[i + 1]);
+          this.extraNext.push(this.extraHead[c]);
+          this.extraHead[c] = this.extraLine.length - 1;
+        }
       }
     }
     for (const line of tile.lines) this.enqueue(line);
@@ -152,8 +160,7 @@ export class PropagationState {
     const a = this.memLineA[cell];
     if (a === -1 || a === undefined) return 0;
     out.push(a, this.memPosA[cell], this.memLineB[cell], this.memPosB[cell]);
-    const extra = this.memExtra.get(cell);
-    if (extra) for (const x of extra) out.push(x);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) out.push(this.extraLine[e], this.extraPos[e]);
     return out.length >> 1;
   }
 
@@ -163,8 +170,10 @@ export class PropagationState {
     const a = this.memLineA[cell];
     if (a === -1 || a === undefined) return out;
     out.push(this.lineTile[a]);
-    const extra = this.memExtra.get(cell);
-    if (extra) for (let i = 0; i < extra.length; i += 4) out.push(this.lineTile[extra[i]]);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) {
+      const t = this.lineTile[this.extraLine[e]];
+      if (t !== out[out.length - 1]) out.push(t); // a tile's two lines are adjacent in the list
+    }
     return out;
   }
 
@@ -182,8 +191,7 @@ export class PropagationState {
     if (a === -1) return;
     this.touch(a, v);
     this.touch(this.memLineB[cell], v);
-    const extra = this.memExtra.get(cell);
-    if (extra) for (let i = 0; i < extra.length; i += 2) this.touch(extra[i], v);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.touch(this.extraLine[e], v);
   }
 
   /** Make a cell empty again (counts only: callers decide what to re-examine). */
@@ -195,8 +203,7 @@ export class PropagationState {
     if (a === -1) return;
     this.untouch(a, v);
     this.untouch(this.memLineB[cell], v);
-    const extra = this.memExtra.get(cell);
-    if (extra) for (let i = 0; i < extra.length; i += 2) this.untouch(extra[i], v);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.untouch(this.extraLine[e], v);
   }
 
   /** Take back every assignment recorded on the trail after `mark`, newest first. */
