@@ -133,6 +133,38 @@ export class Solver {
     return this.consistent;
   }
 
+  /** Current trail position, to return to with `backtrack` (for incremental use). */
+  mark(): number {
+    return this.tTop;
+  }
+
+  /**
+   * Fix more cells on top of the current state (local indices and values) and propagate.
+   * Returns false on a contradiction; `backtrack` to an earlier mark undoes the assumption.
+   */
+  assume(cells: ArrayLike<number>, values: ArrayLike<number>, count: number): boolean {
+    if (!this.consistent) return false;
+    for (let k = 0; k < count; k++) {
+      const c = cells[k];
+      const v = values[k];
+      if (this.val[c] < 0) this.assign(c, v, -1);
+      else if (this.val[c] !== v) {
+        this.clearQueue();
+        this.consistent = false;
+        return false;
+      }
+    }
+    this.consistent = this.propagate();
+    return this.consistent;
+  }
+
+  /** Undo everything after `mark`; the state there must have been consistent. */
+  backtrack(mark: number): void {
+    this.clearQueue();
+    this.undo(mark);
+    this.consistent = true;
+  }
+
   /** Number of solutions, stopping at `limit`; -1 when the node budget ran out first. */
   count(limit: number, budget = Infinity): number {
     this.run(limit, budget, null, null);

@@ -51,6 +51,10 @@ export class GivensReducer {
   private readonly n: number;
   private readonly truth: Int8Array;
   private readonly shared: Uint8Array;
+  /** Shared cells (as a 0/1 mask by local index). */
+  private get pinCells(): Uint8Array {
+    return this.shared;
+  }
   private readonly fixed: Int8Array;
   private readonly m: number;
   /** Count calls made (for profiling). */
@@ -123,30 +127,110 @@ export class GivensReducer {
     return null;
   }
 
+  /**
+   * Greedy removal, incrementally: the solver's base state holds the givens decided to stay
+   * (they only ever grow, so they are fixed for good on the trail); each test assumes the
+   * untested givens (and the removed cell against the truth, or the shared cells) on top of it
+   * and backtracks afterwards. Late in the pass few givens remain untested, so tests are cheap.
+   */
   private greedy(rng: Rng): Uint8Array {
     const n = this.n;
+    const m = this.m;
     const given = new Uint8Array(n).fill(1);
     this.cur = 1;
     // Shared cells are tried first, so givens end up mostly inside the tile and the ambiguity
     // left for neighbours to settle sits on shared cells (this is what makes play spread).
     const all = rng.shuffle(Array.from({ length: n }, (_, i) => i));
     const order = [...all.filter((i) => this.shared[i]), ...all.filter((i) => !this.shared[i])];
+    const solver = this.solver;
+    const cells = new Int32Array(2 * n + 1);
+    const values = new Int32Array(2 * n + 1);
+    const truth = this.truth;
+    // Early on most givens are untested: a fresh reset (whose line sets come filtered from the
+    // cache) is cheaper than assuming them all; the incremental base pays off in the last third.
+    let incremental = false;
+    const fixRest = (from: number): number => {
+      let k = 0;
+      for (let j = from; j < n; j++) {
+        cells[k] = order[j];
+        values[k++] = truth[order[j]];
+      }
+      return k;
+    };
+    const addShared = (k: number): number => {
+      for (let i = 0; i < n; i++) {
+        if (this.pinCells[i]) {
+          cells[k] = i;
+          values[k++] = truth[i];
+        }
+      }
+      return k;
+    };
+    const countHere = (limit: number): number => {
+      this.counts++;
+      const c = solver.count(limit, COUNT_BUDGET);
+      return c < 0 ? limit : c;
+    };
+    // Would removing order[i..end) keep both invariants?
+    const test = (i: number, end: number): boolean => {
+      if (!incremental) {
+        if ((n - end) * 5 > n) {
+          for (let j = i; j < end; j++) given[order[j]] = 0;
+          const ok = end - i === 1 ? this.okOne(given, order[i]) : this.ok(given);
+          for (let j = i; j < end; j++) given[order[j]] = 1;
+          return ok;
+        }
+        // Base state: the givens decided to stay (order[0..i) still given).
+        incremental = true;
+        for (let j = 0; j < n; j++) this.fixed[j] = -1;
+        for (let j = 0; j < i; j++) if (given[order[j]]) this.fixed[order[j]] = truth[order[j]];
+        solver.reset(this.fixed);
+      }
+      const base = solver.mark();
+      let ok = false;
+      if (end - i === 1) {
+        // Count only the solutions the removal adds: order[i] against the truth.
+        const y = order[i];
+        let k = fixRest(end);
+        cells[k] = y;
+        values[k++] = 1 - truth[y];
+        const room = m - this.cur;
+        const added = solver.assume(cells, values, k) ? countHere(room + 1) : 0;
+        ok = added <= room;
+        if (ok && added > 0 && !this.shared[y]) {
+          ok = !solver.assume(cells, values, addShared(0)) || countHere(1) === 0;
+        }
+        if (ok) this.cur += added;
+      } else {
+        const c = solver.assume(cells, values, fixRest(end)) ? countHere(m + 1) : 0;
+        ok = c === 1 || (c <= m && (!solver.assume(cells, values, addShared(0)) || countHere(2) === 1));
+        if (ok) this.cur = c;
+      }
+      solver.backtrack(base);
+      return ok;
+    };
     let i = 0;
     let b = 8;
     let streak = 0;
     while (i < n) {
       const end = Math.min(n, i + b);
-      for (let j = i; j < end; j++) given[order[j]] = 0;
-      if (end - i === 1 ? this.okOne(given, order[i]) : this.ok(given)) {
+      if (test(i, end)) {
+        for (let j = i; j < end; j++) given[order[j]] = 0;
         i = end;
         // Grow only after two successes in a row: where most removals fail, single cells are
         // cheapest; where most succeed, batches quickly become large.
         if (++streak >= 2) b = Math.min(b * 2, 64);
       } else {
-        for (let j = i; j < end; j++) given[order[j]] = 1;
         streak = 0;
-        if (b === 1) i++;
-        else b = b >> 1; // halve: a binary search for the first cell that must stay
+        if (b === 1) {
+          // order[i] stays a given for good: fix it in the base state.
+          if (incremental) {
+            cells[0] = order[i];
+            values[0] = truth[order[i]];
+            solver.assume(cells, values, 1);
+          }
+          i++;
+        } else b = b >> 1; // halve: a binary search for the first cell that must stay
       }
     }
     return given;
