@@ -18,12 +18,14 @@ async function call(name: string, args: Record<string, unknown>, options: { head
   return message.result as ToolResult;
 }
 
-async function toolNames(vars?: Partial<typeof env>): Promise<{ names: string[]; bytes: number; tools: Array<{ name: string; description: string }> }> {
+type ListedTool = { name: string; description: string; inputSchema: { properties: Record<string, Record<string, unknown>> } };
+
+async function toolNames(vars?: Partial<typeof env>): Promise<{ names: string[]; bytes: number; tools: ListedTool[] }> {
   const req = modernRequest("tools/list");
   const request = new Request("http://localhost:8787/mcp", { method: "POST", headers: req.headers, body: req.body });
   const res = vars ? await createApp().fetch(request, { ...env, ...vars }, createExecutionContext()) : await exports.default.fetch(request);
   const message = await messageOf(res);
-  const tools = (message.result as { tools: Array<{ name: string; description: string }> }).tools;
+  const tools = (message.result as { tools: ListedTool[] }).tools;
   return { names: tools.map((t) => t.name), bytes: JSON.stringify(message).length, tools };
 }
 
@@ -37,6 +39,39 @@ describe("play tools over /mcp", () => {
     expect(tools.find((t) => t.name === "join")!.description).toMatch(/balance/);
     for (const t of tools.filter((t) => t.name !== "join")) expect(t.description).toMatch(/mosaic:\/\/rules/);
     expect((await toolNames({ MOSAIC_DAILY: "1" })).names).not.toContain("start_mosaic");
+  });
+
+  it("publishes portable input schemas: fixed-length arrays as minItems/maxItems, no tuples", async () => {
+    const { tools } = await toolNames();
+    const json = JSON.stringify(tools);
+    // Tuples would appear as prefixItems + items:false, which older JSON Schema clients reject.
+    expect(json).not.toContain("prefixItems");
+    expect(json).not.toMatch(/"items":false/);
+    const schema = (name: string, prop: string) => tools.find((t) => t.name === name)!.inputSchema.properties[prop];
+    expect(schema("commit", "cells")).toMatchObject({ type: "array", minItems: 1, items: { type: "array", minItems: 2, maxItems: 2, items: { type: "integer", minimum: 0 } } });
+    expect(schema("observe", "rect")).toMatchObject({ type: "array", minItems: 4, maxItems: 4, items: { type: "integer", minimum: 0 } });
+    expect(schema("retract", "cells")).toMatchObject({ type: "array", minItems: 1, items: { type: "integer", minimum: 0 } });
+  });
+
+  it("still checks every position of cells and rect, with messages naming the problem", async () => {
+    const agent = "m-0123456789abcdef/1";
+    const commit = (cells: unknown) => call("commit", { game_id: "g", agent, expected_revision: 0, cells, agent_secret: "as_x" });
+    const text = (r: ToolResult) => (expect(r.isError).toBe(true), r.content[0].text);
+    expect(text(await commit([[1, 2]]))).toMatch(/0 or 1, got 2/);
+    expect(text(await commit([[1]]))).toMatch(/>=2 items/);
+    expect(text(await commit([[1, 0, 1]]))).toMatch(/<=2 items/);
+    expect(text(await commit([[-1, 0]]))).toMatch(/>=0/);
+    expect(text(await commit([[1.5, 1]]))).toMatch(/int/);
+    expect(text(await commit([]))).toMatch(/>=1 items/);
+    const observe = (rect: unknown) => call("observe", { game_id: "g", rect });
+    expect(text(await observe([0, 0, 1]))).toMatch(/>=4 items/);
+    expect(text(await observe([0, 0, 1, 1, 1]))).toMatch(/<=4 items/);
+    expect(text(await observe([0, 0, 0, 1]))).toMatch(/>=1/);
+    expect(text(await observe([0, 0, 1, 0]))).toMatch(/>=1/);
+    expect(text(await observe([-1, 0, 1, 1]))).toMatch(/>=0/);
+    // Well-formed arguments pass the edge and reach the field (which does not exist here).
+    expect(code(await commit([[1, 0], [2, 1]]))).toBe("missing");
+    expect(code(await observe([0, 0, 1, 1]))).toBe("missing");
   });
 
   it("start_mosaic answers at once with generating; defaults and cross-field checks apply", async () => {

@@ -26,6 +26,37 @@ const agentSecret = z
   .describe("Only for clients without an Authorization header: the agent_secret your proof join returned.");
 const cellId = z.number().int().min(0);
 
+/*
+ * Fixed-length arrays are plain arrays with minItems/maxItems, never zod tuples: a tuple becomes
+ * `prefixItems` + `items: false` in JSON Schema 2020-12, which clients with older JSON Schema
+ * support reject. Per-position rules that a plain array cannot state are refinements, reported at
+ * the same path and with the same kind of message as a tuple's.
+ */
+
+/** `[x, y, w, h]`: four integers >= 0, with w and h >= 1. */
+const rectArg = z
+  .array(cellId)
+  .min(4)
+  .max(4)
+  .superRefine((rect, ctx) => {
+    for (const i of [2, 3]) {
+      if (rect[i] !== undefined && rect[i] < 1) ctx.addIssue({ code: "custom", path: [i], message: "Too small: expected number to be >=1" });
+    }
+  })
+  .transform((rect) => rect as [number, number, number, number]);
+
+/** `[cell_id, value]`: two integers >= 0, the value 0 or 1. */
+const cellPair = z
+  .array(cellId)
+  .min(2)
+  .max(2)
+  .superRefine((pair, ctx) => {
+    if (pair.length === 2 && pair[1] !== 0 && pair[1] !== 1) {
+      ctx.addIssue({ code: "custom", path: [1], message: `a cell value must be 0 or 1, got ${pair[1]}` });
+    }
+  })
+  .transform((pair) => pair as [number, 0 | 1]);
+
 export const startMosaicArgs = z.object({
   kind: z.enum(["scatter", "grid", "field"]).default("scatter").describe("scatter (default), grid or field."),
   G: z.number().int().min(6).max(1000).optional().describe("Side in cells: scatter 6..1000 (100); grid: G-1 a multiple of n-1 (default 2 tiles a side); field: derived, or the canvas (>= 200, default 1000) with grow."),
@@ -64,8 +95,7 @@ export const joinArgs = z.object({
 export const observeArgs = z.object({
   game_id: gameId,
   agent: agent.optional().describe("Scope: your group's territory, tiles within 24 cells, frontier, your health."),
-  rect: z
-    .tuple([cellId, cellId, z.number().int().min(1), z.number().int().min(1)])
+  rect: rectArg
     .optional()
     .describe("Scope: tiles intersecting [x, y, w, h]."),
   full: z.boolean().optional().describe("Whole field (only when G <= 120)."),
@@ -85,7 +115,7 @@ export const commitArgs = z.object({
   agent,
   expected_revision: expectedRevision,
   cells: z
-    .array(z.tuple([cellId, z.union([z.literal(0), z.literal(1)])]))
+    .array(cellPair)
     .min(1)
     .describe("1..512 [cell_id, value] pairs, judged in order."),
   intent,
