@@ -4,8 +4,9 @@
  *
  * Greedy removal: start from all cells given and remove them in a shuffled order (shared cells
  * first, so the ambiguity left for neighbours to settle sits on shared cells), keeping a
- * removal when (a) the tile still has at most m solutions and (b) with the true values of all
- * shared cells added, it has exactly one (so no alternative agrees with the truth on every shared
+ * removal when (a) the tile still has at most m solutions and (b) with the true values of its
+ * pin cells added (the shared cells it shares with earlier tiles, see stage.ts; all shared cells
+ * by default), it has exactly one (so no alternative agrees with the truth on every shared
  * cell). Both conditions only get harder as givens are removed, so removing a whole batch is
  * accepted exactly when removing its cells one by one would be: batches grow after a success and
  * shrink after a failure, which gives the same result as one-by-one greedy with fewer counts.
@@ -42,6 +43,8 @@ export interface GivensInput {
   solution: Uint8Array;
   /** Is a global cell shared with another tile? */
   isShared: (cell: number) => boolean;
+  /** Shared cells whose true values must pin the tile (default: all shared cells). */
+  isPin?: (cell: number) => boolean;
   m: SolutionCount;
 }
 
@@ -51,10 +54,7 @@ export class GivensReducer {
   private readonly n: number;
   private readonly truth: Int8Array;
   private readonly shared: Uint8Array;
-  /** Shared cells (as a 0/1 mask by local index). */
-  private get pinCells(): Uint8Array {
-    return this.shared;
-  }
+  private readonly pin: Uint8Array;
   private readonly fixed: Int8Array;
   private readonly m: number;
   /** Count calls made (for profiling). */
@@ -68,19 +68,21 @@ export class GivensReducer {
     this.n = this.problem.nCells;
     this.truth = new Int8Array(this.n);
     this.shared = new Uint8Array(this.n);
+    this.pin = new Uint8Array(this.n);
     this.fixed = new Int8Array(this.n);
     this.m = input.m;
     for (let i = 0; i < this.n; i++) {
       const id = this.problem.cellIds[i];
       this.truth[i] = input.solution[id];
       this.shared[i] = input.isShared(id) ? 1 : 0;
+      this.pin[i] = this.shared[i] && (input.isPin ? input.isPin(id) : true) ? 1 : 0;
     }
   }
 
   /** Solutions with the givens (and shared cells), optionally with cell `opp` set against the truth. */
   private countWith(given: Uint8Array, withShared: boolean, limit: number, opp = -1): number {
     const f = this.fixed;
-    for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.shared[i]) ? this.truth[i] : -1;
+    for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.pin[i]) ? this.truth[i] : -1;
     if (opp >= 0) f[opp] = 1 - this.truth[opp];
     this.counts++;
     if (!this.solver.reset(f)) return 0;
@@ -108,7 +110,7 @@ export class GivensReducer {
     const room = this.m - this.cur;
     const k = this.countWith(given, false, room + 1, y);
     if (k > room) return false;
-    if (k > 0 && !this.shared[y] && this.countWith(given, true, 1, y) !== 0) return false;
+    if (k > 0 && !this.pin[y] && this.countWith(given, true, 1, y) !== 0) return false;
     this.cur += k;
     return true;
   }
@@ -159,7 +161,7 @@ export class GivensReducer {
     };
     const addShared = (k: number): number => {
       for (let i = 0; i < n; i++) {
-        if (this.pinCells[i]) {
+        if (this.pin[i]) {
           cells[k] = i;
           values[k++] = truth[i];
         }
@@ -197,7 +199,7 @@ export class GivensReducer {
         const room = m - this.cur;
         const added = solver.assume(cells, values, k) ? countHere(room + 1) : 0;
         ok = added <= room;
-        if (ok && added > 0 && !this.shared[y]) {
+        if (ok && added > 0 && !this.pin[y]) {
           ok = !solver.assume(cells, values, addShared(0)) || countHere(1) === 0;
         }
         if (ok) this.cur += added;
@@ -287,7 +289,7 @@ export class GivensReducer {
   }
 
   private differsOnShared(s: Uint8Array): boolean {
-    for (let i = 0; i < this.n; i++) if (this.shared[i] && s[i] !== this.truth[i]) return true;
+    for (let i = 0; i < this.n; i++) if (this.pin[i] && s[i] !== this.truth[i]) return true;
     return false;
   }
 }

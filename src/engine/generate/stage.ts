@@ -28,6 +28,24 @@ export interface StageReport extends FillStats {
   counts: number;
 }
 
+/**
+ * The cells whose true values must pin a tile: those it shares with tiles placed before it
+ * (all its shared cells when there are none). Placement runs row by row, so a solved tile pins
+ * the tiles placed after it that it touches once their other earlier neighbours are solved too:
+ * play spreads from any seed tile downwards and to the right instead of stalling among tiles
+ * that each wait for the others. Alternatives still differ on a shared cell (SPEC §2).
+ */
+function earlierPin(canvas: Canvas, t: CanvasTile): ((c: number) => boolean) | undefined {
+  const buf: number[] = [];
+  const cells = new Set<number>();
+  for (const c of t.cells) {
+    if (canvas.cover[c] < 2) continue;
+    buf.length = 0;
+    if (canvas.tilesAt(c, buf).some((o) => o < t.key)) cells.add(c);
+  }
+  return cells.size > 0 ? (c) => cells.has(c) : undefined;
+}
+
 export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, report: StageReport): AsyncGenerator<number, CanvasTile[]> {
   const [rPlace, rFill, rGivens] = await Promise.all([
     rngFor(seed, `${spec.label}/place`),
@@ -73,6 +91,7 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
         cells: t.cells,
         solution: canvas.solution,
         isShared: (c) => canvas.cover[c] >= 2,
+        isPin: earlierPin(canvas, t),
         m: t.m,
       });
       givens = reducer.run(rGivens);

@@ -11,10 +11,10 @@ export interface VerifyOptions {
 }
 
 /** The solutions of a tile from its givens alone (as global-cell maps), up to `limit`. */
-export function tileSolutions(field: Field, tile: Tile, limit: number): Uint8Array[] {
+export function tileSolutions(field: Field, tile: Tile, limit: number, extraKnown: readonly number[] = []): Uint8Array[] {
   const problem = tileProblem(tile, field.G);
   const fixed = new Int8Array(problem.nCells).fill(-1);
-  for (const g of tile.givens) fixed[problem.local(g)] = field.solution[g];
+  for (const g of [...tile.givens, ...extraKnown]) fixed[problem.local(g)] = field.solution[g];
   const solver = new Solver(problem);
   if (!solver.reset(fixed)) return [];
   return (solver.enumerate(limit) ?? []).map((s) => {
@@ -28,6 +28,8 @@ export function tileSolutions(field: Field, tile: Tile, limit: number): Uint8Arr
 export function verifyField(field: Field, opts: VerifyOptions = {}): number {
   expect(structuralProblems(field)).toEqual([]);
   const cover = coverCounts(field);
+  const coverIds = new Map<number, number[]>();
+  for (const t of field.tiles) for (const c of t.cellIds) coverIds.set(c, [...(coverIds.get(c) ?? []), t.id]);
   let bruteChecked = 0;
   for (const tile of field.tiles) {
     // The true solution obeys SPEC §2 inside the tile.
@@ -43,6 +45,12 @@ export function verifyField(field: Field, opts: VerifyOptions = {}): number {
       const differsOnShared = tile.cellIds.some((c, i) => cover[c] >= 2 && alt[i] !== truth[i]);
       expect(differsOnShared, `tile ${tile.id} alternative pinned by a neighbour`).toBe(true);
     }
+    // Design property behind playability: the cells shared with lower-id tiles pin the tile
+    // (all shared cells for a tile with no lower-id neighbour).
+    const earlier = tile.cellIds.filter((c) => coverIds.get(c)?.some((o) => o < tile.id));
+    const pins = earlier.length > 0 ? earlier : tile.cellIds.filter((c) => cover[c] >= 2);
+    const pinned = tileSolutions(field, tile, 2, pins);
+    expect(pinned.length, `tile ${tile.id} pinned by earlier neighbours`).toBe(1);
     if (opts.bruteForceUpTo && tile.cellIds.length <= opts.bruteForceUpTo) {
       const fixed = new Map(tile.givens.map((g) => [g, field.solution[g]] as [number, number]));
       expect(bruteForceSolutions(tile, field.G, fixed, tile.m + 1).length, `tile ${tile.id} brute force`).toBe(tile.m);

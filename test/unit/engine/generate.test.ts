@@ -129,9 +129,9 @@ describe("determinism", () => {
       await fieldDigest(await generateField({ kind: "field", seed: "pin", chunks: 2, chunk_g: 40 })),
     ];
     expect(digests).toEqual([
-      "cd980613e1c3e996cf9522fb016f9ce8799cfabf097c0c46867ceb245665208a",
+      "6385b70ea3b0d536f6c73d4d8d366a86e8126df2a933811ec0af0eaf7bb514e9",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "739430342ae3eb2286b8c28a8d1556576b30f4693c52b0a0477d0e2afa8eceb4",
+      "78c2926ee23d5dc18b595264d507fa901676e78153273ecf133439c2371ad74b",
     ]);
   });
 });
