@@ -1,7 +1,7 @@
 /**
  * Benchmark of the referee's forced propagation (SPEC §4.5), docs/propagation.md.
  *
- *   npm run bench:propagation
+ *   npm run bench:propagation          (COMMITS=n to change the sample, QUICK=1 for G=1000 only)
  *
  * A G=1000 field is made of 10 × 10 copies of a generated G=100 scatter field (real shapes,
  * real solutions and givens), thousands of its tiles revealed with their givens known. Then
@@ -194,6 +194,8 @@ async function main(): Promise<void> {
     }
     report("G=1000 depth 0, rebuild from scratch (baseline)", times);
   }
+
+  if (process.env.QUICK) return;
 
   // --- depth 1 and 2 on a G=100 field (bifurcation recomputes whole components) ------------
   for (const depth of [1, 2] as const) {

@@ -61,15 +61,9 @@ function uniqueExcludes(s: PropagationState, line: number, pos: number, v: numbe
   for (const sibling of group) {
     if (sibling === line || s.lineBlanks(sibling) !== 0) continue;
     const sib = s.lineCells[sibling];
-    let equal = true;
-    for (let k = 0; k < len; k++) {
-      const x = k === pos ? v : k === other ? fill : value[cells[k]];
-      if (x !== value[sib[k]]) {
-        equal = false;
-        break;
-      }
-    }
-    if (equal) return true;
+    if (value[sib[pos]] !== v || (other !== -1 && value[sib[other]] !== fill)) continue;
+    // Elsewhere the line must already equal the sibling (its blank `other` aside).
+    if (s.differsAt(line, sibling, pos) === other) return true;
   }
   return false;
 }
@@ -88,16 +82,7 @@ export function lineViolated(s: PropagationState, line: number): boolean {
   }
   if (s.lineBlanks(line) !== 0) return false;
   for (const sibling of s.groups[s.lineGroup[line]]) {
-    if (sibling === line || s.lineBlanks(sibling) !== 0) continue;
-    const sib = s.lineCells[sibling];
-    let equal = true;
-    for (let k = 0; k < len; k++) {
-      if (value[cells[k]] !== value[sib[k]]) {
-        equal = false;
-        break;
-      }
-    }
-    if (equal) return true;
+    if (sibling !== line && s.lineBlanks(sibling) === 0 && s.sameValues(line, sibling)) return true;
   }
   return false;
 }

@@ -1,4 +1,4 @@
-import { EMPTY, type PropagationState } from "./state";
+import { EMPTY, lowestBit, MASK_MAX, popcount, type PropagationState } from "./state";
 import { RULE_BALANCE, RULE_NONE, RULE_RUN, RULE_UNIQUE } from "./types";
 
 /**
@@ -149,18 +149,10 @@ export class Stages {
         if (sib === line) continue;
         const other = s.lineCells[sib];
         if (value[other[p]] !== w || s.lineBlanks(sib) !== 0) continue;
-        let diff = -1;
-        let diffs = 0;
+        const diff = s.differsAt(line, sib, p);
+        if (diff === -2) continue;
         let sibMax = 0;
-        for (let k = 0; k < len; k++) {
-          const st = stage[other[k]];
-          if (st > sibMax) sibMax = st;
-          if (k !== p && value[cells[k]] !== value[other[k]]) {
-            diff = k;
-            if (++diffs > 1) break;
-          }
-        }
-        if (diffs > 1) continue;
+        for (let k = 0; k < len; k++) if (stage[other[k]] > sibMax) sibMax = stage[other[k]];
         // Premises: the sibling and the line without this cell and without one more cell
         // (the differing one, or else the line's latest).
         let top = -1;
@@ -173,7 +165,7 @@ export class Stages {
             top = st;
           } else if (st > second) second = st;
         }
-        const st = Math.max(sibMax, diffs === 1 ? top : second) + 1;
+        const st = Math.max(sibMax, diff !== -1 ? top : second) + 1;
         if (st < bestUnique) bestUnique = st;
       }
     }
@@ -209,14 +201,23 @@ export class Stages {
         let d1 = -1;
         let d2 = -1;
         let diffs = 0;
-        for (let k = 0; k < cells.length && diffs <= 2; k++) {
-          if (value[other[k]] !== value[cells[k]]) {
-            if (diffs === 0) d1 = k;
-            else d2 = k;
-            diffs++;
+        if (cells.length <= MASK_MAX) {
+          const full = (1 << cells.length) - 1;
+          const d = (s.lineOnesBits[line] ^ s.lineOnesBits[sib]) | (full & ~s.lineSetBits[sib]);
+          diffs = d === 0 ? 0 : popcount(d);
+          if (diffs === 0 || diffs > 2) continue;
+          d1 = lowestBit(d);
+          if (diffs === 2) d2 = lowestBit(d & (d - 1));
+        } else {
+          for (let k = 0; k < cells.length && diffs <= 2; k++) {
+            if (value[other[k]] !== value[cells[k]]) {
+              if (diffs === 0) d1 = k;
+              else d2 = k;
+              diffs++;
+            }
           }
+          if (diffs === 0 || diffs > 2) continue;
         }
-        if (diffs === 0 || diffs > 2) continue;
         this.pushIfBetween(other[d1], floor, ceiling);
         if (d2 !== -1) this.pushIfBetween(other[d2], floor, ceiling);
       }

@@ -4,6 +4,22 @@ import type { TileShape } from "../types";
 /** Value of a cell that is neither known nor fixed. */
 export const EMPTY = -1;
 
+/** Lines up to this length also keep their values as bit masks (bit k = position k), which
+ * turns the unique rule's line comparisons into a few integer operations. */
+export const MASK_MAX = 30;
+
+/** Number of set bits of a 32-bit integer. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Position of the lowest set bit (x ≠ 0). */
+export function lowestBit(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
 interface TileRecord {
   shape: TileShape;
   /** Global cell ids of the tile. */
@@ -51,6 +67,9 @@ export class PropagationState {
 
   private queue: number[] = [];
   private inQueue = new Uint8Array(1024);
+  /** Per line of length ≤ MASK_MAX: positions holding a value, and positions holding a 1. */
+  lineSetBits = new Int32Array(1024);
+  lineOnesBits = new Int32Array(1024);
 
   /** When non-null, every assignment is recorded so that `undoTo` can take it back. */
   trail: number[] | null = null;
@@ -108,11 +127,15 @@ export class PropagationState {
       this.groups[group].push(id);
       let zeros = 0;
       let ones = 0;
+      let setBits = 0;
+      let oneBits = 0;
       for (let i = 0; i < cells.length; i++) {
         const c = cells[i];
         const v = this.value[c];
         if (v === 0) zeros++;
         else if (v === 1) ones++;
+        if (v !== EMPTY && i < MASK_MAX) setBits |= 1 << i;
+        if (v === 1 && i < MASK_MAX) oneBits |= 1 << i;
         const entry = perCell.get(c) ?? [];
         entry.push(id, i);
         perCell.set(c, entry);
@@ -123,11 +146,9 @@ export class PropagationState {
       this.lineZeros.push(zeros);
       this.lineOnes.push(ones);
       tile.lines.push(id);
-    }
-    if (this.inQueue.length < this.lineCells.length) {
-      const grown = new Uint8Array(Math.max(this.lineCells.length, this.inQueue.length * 2));
-      grown.set(this.inQueue);
-      this.inQueue = grown;
+      this.reserve(id + 1);
+      this.lineSetBits[id] = setBits;
+      this.lineOnesBits[id] = oneBits;
     }
     for (const [c, m] of perCell) {
       if (this.memLineA[c] === -1) {
@@ -145,6 +166,21 @@ export class PropagationState {
       }
     }
     for (const line of tile.lines) this.enqueue(line);
+  }
+
+  /** Grow the per-line typed arrays to hold `n` lines. */
+  private reserve(n: number): void {
+    if (this.inQueue.length >= n) return;
+    const size = Math.max(n, this.inQueue.length * 2);
+    const inQueue = new Uint8Array(size);
+    inQueue.set(this.inQueue);
+    this.inQueue = inQueue;
+    const setBits = new Int32Array(size);
+    setBits.set(this.lineSetBits);
+    this.lineSetBits = setBits;
+    const oneBits = new Int32Array(size);
+    oneBits.set(this.lineOnesBits);
+    this.lineOnesBits = oneBits;
   }
 
   isRevealed(tileId: number): boolean {
@@ -177,6 +213,40 @@ export class PropagationState {
     return out;
   }
 
+  /**
+   * Positions where line `a` differs from complete line `b` of the same length, a blank of `a`
+   * counting as a difference, position `skip` ignored: -1 for none, the position for exactly
+   * one, -2 for more.
+   */
+  differsAt(a: number, b: number, skip: number): number {
+    const len = this.lineCells[a].length;
+    if (len <= MASK_MAX) {
+      const full = (1 << len) - 1;
+      const d = ((this.lineOnesBits[a] ^ this.lineOnesBits[b]) | (full & ~this.lineSetBits[a])) & ~(skip >= 0 ? 1 << skip : 0);
+      if (d === 0) return -1;
+      return (d & (d - 1)) === 0 ? lowestBit(d) : -2;
+    }
+    const ca = this.lineCells[a];
+    const cb = this.lineCells[b];
+    let at = -1;
+    for (let k = 0; k < len; k++) {
+      if (k === skip || this.value[ca[k]] === this.value[cb[k]]) continue;
+      if (at !== -1) return -2;
+      at = k;
+    }
+    return at;
+  }
+
+  /** Do two complete lines of the same length hold the same values? */
+  sameValues(a: number, b: number): boolean {
+    const len = this.lineCells[a].length;
+    if (len <= MASK_MAX) return this.lineOnesBits[a] === this.lineOnesBits[b];
+    const ca = this.lineCells[a];
+    const cb = this.lineCells[b];
+    for (let k = 0; k < len; k++) if (this.value[ca[k]] !== this.value[cb[k]]) return false;
+    return true;
+  }
+
   lineBlanks(line: number): number {
     return this.lineCells[line].length - this.lineZeros[line] - this.lineOnes[line];
   }
@@ -189,9 +259,9 @@ export class PropagationState {
     else this.fresh.push(cell);
     const a = this.memLineA[cell];
     if (a === -1) return;
-    this.touch(a, v);
-    this.touch(this.memLineB[cell], v);
-    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.touch(this.extraLine[e], v);
+    this.touch(a, v, this.memPosA[cell]);
+    this.touch(this.memLineB[cell], v, this.memPosB[cell]);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.touch(this.extraLine[e], v, this.extraPos[e]);
   }
 
   /** Make a cell empty again (counts only: callers decide what to re-examine). */
@@ -201,9 +271,9 @@ export class PropagationState {
     this.value[cell] = EMPTY;
     const a = this.memLineA[cell];
     if (a === -1) return;
-    this.untouch(a, v);
-    this.untouch(this.memLineB[cell], v);
-    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.untouch(this.extraLine[e], v);
+    this.untouch(a, v, this.memPosA[cell]);
+    this.untouch(this.memLineB[cell], v, this.memPosB[cell]);
+    for (let e = this.extraHead[cell]; e !== -1; e = this.extraNext[e]) this.untouch(this.extraLine[e], v, this.extraPos[e]);
   }
 
   /** Take back every assignment recorded on the trail after `mark`, newest first. */
@@ -213,9 +283,13 @@ export class PropagationState {
     while (trail.length > mark) this.unassign(trail.pop() as number);
   }
 
-  private touch(line: number, v: number): void {
+  private touch(line: number, v: number, pos: number): void {
     if (v === 0) this.lineZeros[line]++;
     else this.lineOnes[line]++;
+    if (pos < MASK_MAX) {
+      this.lineSetBits[line] |= 1 << pos;
+      if (v === 1) this.lineOnesBits[line] |= 1 << pos;
+    }
     this.enqueue(line);
     if (this.lineZeros[line] + this.lineOnes[line] === this.lineCells[line].length) {
       // A newly complete line can make the unique rule bite on its near-complete siblings.
@@ -226,9 +300,13 @@ export class PropagationState {
     }
   }
 
-  private untouch(line: number, v: number): void {
+  private untouch(line: number, v: number, pos: number): void {
     if (v === 0) this.lineZeros[line]--;
     else this.lineOnes[line]--;
+    if (pos < MASK_MAX) {
+      this.lineSetBits[line] &= ~(1 << pos);
+      this.lineOnesBits[line] &= ~(1 << pos);
+    }
   }
 
   enqueue(line: number): void {
