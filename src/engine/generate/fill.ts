@@ -15,8 +15,8 @@ import type { Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
 
 /** Search nodes for a tile alone, and for each widening of a repair region. */
-const SINGLE_BUDGET = 300;
-const REPAIR_BUDGET = 2000;
+const SINGLE_BUDGET = 100;
+const REPAIR_BUDGET = 300;
 const REPAIR_LAYERS = 2;
 
 export interface FillStats {
