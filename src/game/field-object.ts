@@ -333,6 +333,15 @@ export class FieldObject extends DurableObject<Env> {
 
   // ---- writes -------------------------------------------------------------------------------
 
+  /**
+   * The refusals a join can get without knowing who joins (missing, generating, failed, closed).
+   * The edge asks this before verifying a join proof, because verifying spends the proof.
+   */
+  async joinable(): Promise<Outcome<{ status: FieldStatus }>> {
+    const gate = this.playable();
+    return gate.ok ? { ok: true, answer: { status: this.currentStatus() } } : gate;
+  }
+
   async join(args: JoinArgs): Promise<Outcome> {
     const gate = this.playable();
     if (!gate.ok) return gate;

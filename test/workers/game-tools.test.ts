@@ -3,7 +3,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
-import { fieldApi, ok, waitPlaying } from "./game-helpers";
+import { fieldApi, ok, RULES, uniqueId, waitPlaying } from "./game-helpers";
+import { machine, proof } from "./identity-helpers";
 
 /** The play tools through the real /mcp route inside workerd (MOSAIC_DEV is "0" here, as deployed). */
 
@@ -117,6 +118,28 @@ describe("play tools over /mcp", () => {
     expect(seat.harness).toContain("tools-test");
     expect(seat.harness_source).toBe("transport");
     expect(code(await call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: 0, tile: 0, agent_secret: "as_nope" }))).toBe("not_your_agent");
+  });
+
+  it("refuses a proof join on a field not yet playable without spending the proof", async () => {
+    const m = await machine();
+    const proofArgs = async (gameId: string) => ({ game_id: gameId, machine_id: m.machineId, public_key: m.publicKey, proof: await proof(m, gameId, "1") });
+    // No such field: refused before the proof is looked at.
+    const missing = await call("join", await proofArgs(uniqueId("nowhere")));
+    expect(code(missing)).toBe("missing");
+    // A field large enough to still be generating when the join arrives.
+    const gameId = uniqueId("proof-gen");
+    const raw = env.FIELDS.getByName(gameId);
+    ok(await fieldApi(raw).create({ gameId, params: { kind: "scatter", G: 140 }, rules: RULES, G: 140, seed: "s" }));
+    const args = await proofArgs(gameId);
+    const early = await call("join", args);
+    expect(code(early)).toBe("generating");
+    await waitPlaying(raw);
+    // The very same proof (same minute, same signature) now seats the agent.
+    const seated = await call("join", args);
+    expect(seated.isError, seated.content[0].text).toBeFalsy();
+    expect(seated.structuredContent).toMatchObject({ agent: `${m.machineId}/1`, verified: true });
+    // And it is spent now.
+    expect(code(await call("join", args))).toBe("proof");
   });
 
   it("validates sizes at the edge: too_large batches, bad game ids, out-of-range values", async () => {

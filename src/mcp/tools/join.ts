@@ -3,6 +3,7 @@ import { displayName, machineFromBearer, verifyJoinProof } from "../../identity/
 import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
 import { RULES_TEXT } from "../rules";
+import type { ErrorCode } from "../../referee/types";
 import { answer, callField, fieldStub } from "./play-common";
 import { joinArgs, type JoinArgs } from "./play-schemas";
 
@@ -51,9 +52,19 @@ export function registerJoin(server: McpServer, ctx: ToolContext): void {
   );
 }
 
-type Proven =
-  | { ok: true; machineId: string; verified: boolean; issueSecret: boolean }
-  | { ok: false; code: "identity" | "token" | "proof" | "bad_input"; message: string };
+type Refusal = { ok: false; code: ErrorCode; message: string };
+type Proven = { ok: true; machineId: string; verified: boolean; issueSecret: boolean } | Refusal;
+
+/** The field's refusals that need no identity (missing, generating, failed, closed). */
+async function fieldJoinable(ctx: ToolContext, gameId: string): Promise<{ ok: true } | Refusal> {
+  try {
+    const open = await fieldStub(ctx.env, gameId).joinable();
+    return open.ok ? { ok: true } : { ok: false, code: open.error.code, message: open.error.message };
+  } catch (err) {
+    console.error("field call failed", err);
+    return { ok: false, code: "bad_input", message: "the field could not be reached; nothing was changed, try again" };
+  }
+}
 
 /** A bearer token first; else a proof join; else, only in development mode, an unverified seat. */
 async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
@@ -69,6 +80,10 @@ async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
     if (args.machine_id === undefined || args.public_key === undefined || args.proof === undefined) {
       return { ok: false, code: "bad_input", message: "a proof join needs machine_id, public_key and proof together (see /identity)" };
     }
+    // Verifying spends the proof (single use): refuse first whatever needs no identity, so that
+    // the same proof still works once, say, a generating field is playing.
+    const open = await fieldJoinable(ctx, args.game_id);
+    if (!open.ok) return open;
     const proven = await verifyJoinProof(ctx.env, {
       gameId: args.game_id,
       machineId: args.machine_id,
