@@ -26,7 +26,8 @@ export class Stages {
   private head = 0;
   private readonly lines: number[] = [];
   private low = new Int32Array(32);
-  /** Minimal derivation stage per rule, filled by `derive` (index = rule code). */
+  /** Minimal derivation stage per rule, filled by `derive` (index = rule code); unique only
+   * when it is strictly below run and balance (otherwise it may be left higher). */
   readonly perRule = new Int32Array(4);
 
   constructor(private readonly s: PropagationState) {
@@ -140,8 +141,16 @@ export class Stages {
         low[j] = st;
       }
       if (kept === half && low[half - 1] + 1 < bestBalance) bestBalance = low[half - 1] + 1;
-      // unique: equal to a complete sibling except here (and at most one more cell, which
-      // balance fills with the sibling's value).
+    }
+    // unique: equal to a complete sibling except here (and at most one more cell, which
+    // balance fills with the sibling's value). It relies on the whole sibling, so a sibling
+    // whose cell here is staged too late to beat run or balance is skipped: unique is only
+    // ever reported when it is strictly earlier than both.
+    for (let i = 0; i < n; i++) {
+      const line = lines[2 * i];
+      const p = lines[2 * i + 1];
+      const cells = s.lineCells[line];
+      const len = cells.length;
       const group = s.groups[s.lineGroup[line]];
       if (group.length < 2 || s.lineBlanks(line) > 1) continue; // ≥ 2 differences with any complete line
       for (let g = 0; g < group.length; g++) {
@@ -149,6 +158,7 @@ export class Stages {
         if (sib === line) continue;
         const other = s.lineCells[sib];
         if (value[other[p]] !== w || s.lineBlanks(sib) !== 0) continue;
+        if (stage[other[p]] + 1 >= Math.min(bestRun, bestBalance, bestUnique)) continue;
         const diff = s.differsAt(line, sib, p);
         if (diff === -2) continue;
         let sibMax = 0;
