@@ -68,6 +68,7 @@ export function canvasFromField(field: Field): Canvas {
 }
 
 const UNITS_PER_STAGE = 100;
+const MAX_SMALL_ATTEMPTS = 20;
 
 /** Runs stages one after another, as steps. */
 class StagedRun {
@@ -105,14 +106,24 @@ class StagedRun {
 export function createFieldGenerator(params: FieldParams): FieldGenerator {
   const p = resolveParams(params);
   if (p.kind === "grid") return gridGenerator(p);
-  const canvas = new Canvas(p.G);
+  let canvas = new Canvas(p.G);
   const stats = emptyReport();
-  const run = new StagedRun(canvas, p.seed, p.kind === "scatter" ? scatterStages(p) : ringStages(p, 0), stats);
+  let run = new StagedRun(canvas, p.seed, p.kind === "scatter" ? scatterStages(p) : ringStages(p, 0), stats);
+  let attempt = 0;
   let field: Field | null = null;
   return {
     async step() {
       if (field) return true;
-      if (await run.step()) field = { G: p.G, tiles: canvasTiles(canvas), solution: finalSolution(canvas) };
+      if (await run.step()) {
+        const tiles = canvasTiles(canvas);
+        // A tiny scatter board can end with fewer than two tiles (nothing to share cells
+        // with): start over from the next attempt's streams.
+        if (p.kind === "scatter" && tiles.length < 2 && attempt < MAX_SMALL_ATTEMPTS) {
+          attempt++;
+          canvas = new Canvas(p.G);
+          run = new StagedRun(canvas, p.seed, scatterStages(p, attempt), stats);
+        } else field = { G: p.G, tiles, solution: finalSolution(canvas) };
+      }
       return field !== null;
     },
     progress: () => (field ? { done: run.progress().total, total: run.progress().total } : run.progress()),

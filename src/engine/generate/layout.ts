@@ -59,8 +59,10 @@ export function ringStages(p: ResolvedParams, k: number): StageSpec[] {
   return stages;
 }
 
-export function scatterStages(p: ResolvedParams): StageSpec[] {
-  return [{ label: "scatter", region: { x: 0, y: 0, w: p.G, h: p.G }, place: { lakes: true, maxOverlapPct: CORE_OVERLAP_PCT } }];
+/** The scatter stage; attempt k > 0 (a retry on a tiny board) draws from streams `scatter/k/…`. */
+export function scatterStages(p: ResolvedParams, attempt = 0): StageSpec[] {
+  const label = attempt === 0 ? "scatter" : `scatter/${attempt}`;
+  return [{ label, region: { x: 0, y: 0, w: p.G, h: p.G }, place: { lakes: true, maxOverlapPct: CORE_OVERLAP_PCT } }];
 }
 
 /** The grid's squares, placed on the canvas (row-major). */

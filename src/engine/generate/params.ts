@@ -52,6 +52,8 @@ export function resolveParams(p: FieldParams): ResolvedParams {
     if ((G - 1) % (n - 1) !== 0 || G < n) {
       throw new RangeError(`G-1 must be a positive multiple of n-1 (${n - 1}) for a grid, got G=${G}`);
     }
+    // One square alone shares no cell, so nothing could ever pin it (SPEC §2).
+    if (G < 2 * n - 1) throw new RangeError(`a grid needs at least 2×2 squares: G ≥ ${2 * n - 1} for n=${n}, got G=${G}`);
     return { ...base, n, G };
   }
   const chunks = intIn("chunks", p.chunks ?? DEFAULTS.chunks, 2, 12);

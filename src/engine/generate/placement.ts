@@ -31,7 +31,8 @@ export interface PlacementOptions {
 }
 
 export function reserveLakes(canvas: Canvas, rng: Rng, region: Region): void {
-  const lakes = 1 + Math.floor((region.w * region.h) / 700);
+  // About one lake per 700 cells; none on boards too small to spare the room.
+  const lakes = Math.floor((region.w * region.h) / 700);
   for (let i = 0; i < lakes; i++) {
     const lw = rng.range(2, 5);
     const lh = rng.range(2, 5);
@@ -61,8 +62,12 @@ export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opt
   if (region.w < MIN_SIDE || region.h < MIN_SIDE) return placed;
   if (opts.lakes) reserveLakes(canvas, rng, region);
   const attempts = opts.attempts ?? 14;
-  const maxW = Math.min(MAX_SIDE, region.w);
-  const maxH = Math.min(MAX_SIDE, region.h);
+  // On small boards, shapes stay at least 2 cells narrower than the board and may overlap up to
+  // half their cells, so that more than one tile fits and they share cells.
+  const small = region.w < 20 || region.h < 20;
+  const maxW = Math.min(MAX_SIDE, small ? Math.max(MIN_SIDE, region.w - 2) : region.w);
+  const maxH = Math.min(MAX_SIDE, small ? Math.max(MIN_SIDE, region.h - 2) : region.h);
+  const maxOverlapPct = small ? Math.max(opts.maxOverlapPct, 50) : opts.maxOverlapPct;
   const catalogue = shapeCatalogue(maxW, maxH);
   const rowsPerStep = Math.max(1, Math.floor(PLACE_CELLS_PER_STEP / region.w));
   // SPEC §3 asks every scatter chunk or field of side ≥ 60 for all m classes and boxes from 4 to
@@ -121,7 +126,7 @@ export function* placeScatterSteps(canvas: Canvas, rng: Rng, region: Region, opt
         }
         if (bad) continue;
         if (nearby && overlap < 2) continue;
-        if (overlap * 100 > cells * opts.maxOverlapPct) continue;
+        if (overlap * 100 > cells * maxOverlapPct) continue;
         placed.push(canvas.addTile({ x0, y0, w: d.w, h: d.h, rects: d.rects }, d.kind, mForCellCount(cells)));
         if (from !== catalogue) pending.shift();
         break;

@@ -25,9 +25,14 @@ describe("scatter fields", () => {
     expect(brute).toBeGreaterThan(10);
   });
 
-  it("works on the smallest board (G=6)", async () => {
-    const field = await generateField({ kind: "scatter", seed: "tiny", G: 6 });
-    verifyField(field);
+  it("gives at least two sharing tiles on the smallest boards (G 6..12)", async () => {
+    for (let G = 6; G <= 12; G++) {
+      for (const seed of ["tiny-a", "tiny-b"]) {
+        const field = await generateField({ kind: "scatter", seed, G });
+        expect(field.tiles.length, `G=${G} ${seed}`).toBeGreaterThanOrEqual(2);
+        verifyField(field);
+      }
+    }
   });
 });
 
@@ -129,9 +134,9 @@ describe("determinism", () => {
       await fieldDigest(await generateField({ kind: "field", seed: "pin", chunks: 2, chunk_g: 40 })),
     ];
     expect(digests).toEqual([
-      "6385b70ea3b0d536f6c73d4d8d366a86e8126df2a933811ec0af0eaf7bb514e9",
+      "4ed2d168a5c94f8e245cdec113538ab01d60895feab95c2ee5dc8dcaa37b1ccf",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "78c2926ee23d5dc18b595264d507fa901676e78153273ecf133439c2371ad74b",
+      "382e4b2fb2d71f9a731db3c59f8b94d3ee327a30cf3859546481e486a5368a67",
     ]);
   });
 });
@@ -141,6 +146,7 @@ describe("parameters", () => {
     await expect(generateField({ kind: "scatter", seed: "x", G: 5 })).rejects.toThrow(/G must be an integer in 6\.\.1000/);
     await expect(generateField({ kind: "grid", seed: "x", n: 7 })).rejects.toThrow(/n must be even/);
     await expect(generateField({ kind: "grid", seed: "x", n: 14, G: 30 })).rejects.toThrow(/multiple of n-1/);
+    await expect(generateField({ kind: "grid", seed: "x", n: 14, G: 14 })).rejects.toThrow(/at least 2×2 squares/);
     await expect(generateField({ kind: "field", seed: "x", chunks: 13 })).rejects.toThrow(/chunks must be an integer in 2\.\.12/);
     await expect(generateField({ kind: "field", seed: "x", chunk_g: 30 })).rejects.toThrow(RangeError);
     await expect(generateField({ kind: "scatter", seed: "x", grow: true })).rejects.toThrow(/grow/);
