@@ -1,4 +1,4 @@
-import { shapeLines } from "../geometry";
+import { shapeCellIds, shapeLines } from "../geometry";
 import type { TileShape } from "../types";
 
 /** Value of a cell that is neither known nor fixed. */
@@ -93,6 +93,11 @@ export class PropagationState {
     if (shape.id !== this.tiles.length) throw new Error(`tile ${shape.id} added out of order`);
     const n = this.G * this.G;
     for (const c of cellIds) if (!Number.isInteger(c) || c < 0 || c >= n) throw new Error(`tile ${shape.id}: cell ${c} out of range`);
+    const expected = shapeCellIds(shape, this.G);
+    const given = [...cellIds].sort((a, b) => a - b);
+    if (given.length !== expected.length || given.some((c, i) => c !== expected[i])) {
+      throw new Error(`tile ${shape.id}: cell ids do not match its shape`);
+    }
     const { id, x0, y0, w, h, rects } = shape;
     this.tiles.push({
       shape: { id, x0, y0, w, h, rects: rects.map(([a, b, c, d]) => [a, b, c, d]) },

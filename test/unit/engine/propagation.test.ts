@@ -148,6 +148,7 @@ describe("bad and contradictory input", () => {
     expect(() => p.setKnown(G * G, 0)).toThrow(RangeError);
     expect(() => p.setKnown(0, 2 as 0)).toThrow(/0 or 1/);
     expect(() => p.addTile({ ...tile(0, 0, 0, 2, 2), cellIds: [G * G] })).toThrow(/out of range/);
+    expect(() => p.addTile({ ...tile(0, 0, 0, 2, 2), cellIds: [0, 1, 8] })).toThrow(/do not match/);
     p.addTile(tile(0, 0, 0, 3, 2));
     expect(() => p.reveal(0)).toThrow(/odd length/);
     expect(() => p.reveal(5)).toThrow(/unknown tile/);
