@@ -177,3 +177,41 @@ describe("contradictory input", () => {
     expect(contradictions).toBeGreaterThan(5);
   });
 });
+
+describe("on fields from the generator", () => {
+  it("referee-style play on a generated scatter field: same verdicts, forced values are true", async () => {
+    const { generateField } = await import("../../../src/engine");
+    const field = await generateField({ kind: "scatter", seed: "propagation-check", G: 16 });
+    const G = field.G;
+    const inc = new Propagator(G, 0);
+    const ref = new ReferencePropagator(G, 0);
+    for (const t of field.tiles) {
+      inc.addTile(t);
+      ref.addTile(t);
+    }
+    const rng = new Rng(77);
+    let forced = 0;
+    for (const t of rng.shuffle([...field.tiles]).slice(0, 4)) {
+      inc.reveal(t.id);
+      ref.reveal(t.id);
+      for (const c of t.givens) {
+        inc.setKnown(c, field.solution[c] as 0 | 1);
+        ref.setKnown(c, field.solution[c] as 0 | 1);
+      }
+      expectSame(inc, ref, G, `after revealing tile ${t.id}`);
+      // Commit the tile's cells in a random order, classifying each first.
+      for (const [k, c] of rng.shuffle([...t.cellIds]).entries()) {
+        const got = inc.forcedValue(c);
+        if (k % 3 === 0) expect(got, `cell ${c}`).toEqual(ref.forcedValue(c));
+        if (got) {
+          forced++;
+          expect(got.value).toBe(field.solution[c]);
+        }
+        inc.setKnown(c, field.solution[c] as 0 | 1);
+        ref.setKnown(c, field.solution[c] as 0 | 1);
+      }
+    }
+    expect(inc.contradiction).toBe(false);
+    expect(forced).toBeGreaterThan(0);
+  });
+});
