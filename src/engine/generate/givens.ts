@@ -43,8 +43,11 @@ export interface GivensInput {
   solution: Uint8Array;
   /** Is a global cell shared with another tile? */
   isShared: (cell: number) => boolean;
-  /** Shared cells whose true values must pin the tile (default: all shared cells). */
-  isPin?: (cell: number) => boolean;
+  /**
+   * Sets of shared cells whose true values must each pin the tile on their own (default: one
+   * set, all shared cells).
+   */
+  pinSets?: ((cell: number) => boolean)[];
   m: SolutionCount;
 }
 
@@ -54,7 +57,7 @@ export class GivensReducer {
   private readonly n: number;
   private readonly truth: Int8Array;
   private readonly shared: Uint8Array;
-  private readonly pin: Uint8Array;
+  private readonly pins: Uint8Array[];
   private readonly fixed: Int8Array;
   private readonly m: number;
   /** Count calls made (for profiling). */
@@ -68,21 +71,22 @@ export class GivensReducer {
     this.n = this.problem.nCells;
     this.truth = new Int8Array(this.n);
     this.shared = new Uint8Array(this.n);
-    this.pin = new Uint8Array(this.n);
+    const sets = input.pinSets && input.pinSets.length > 0 ? input.pinSets : [input.isShared];
+    this.pins = sets.map(() => new Uint8Array(this.n));
     this.fixed = new Int8Array(this.n);
     this.m = input.m;
     for (let i = 0; i < this.n; i++) {
       const id = this.problem.cellIds[i];
       this.truth[i] = input.solution[id];
       this.shared[i] = input.isShared(id) ? 1 : 0;
-      this.pin[i] = this.shared[i] && (input.isPin ? input.isPin(id) : true) ? 1 : 0;
+      sets.forEach((isPin, k) => (this.pins[k][i] = this.shared[i] && isPin(id) ? 1 : 0));
     }
   }
 
-  /** Solutions with the givens (and shared cells), optionally with cell `opp` set against the truth. */
-  private countWith(given: Uint8Array, withShared: boolean, limit: number, opp = -1): number {
+  /** Solutions with the givens (and a pin set), optionally with cell `opp` set against the truth. */
+  private countWith(given: Uint8Array, pin: Uint8Array | null, limit: number, opp = -1): number {
     const f = this.fixed;
-    for (let i = 0; i < this.n; i++) f[i] = given[i] || (withShared && this.pin[i]) ? this.truth[i] : -1;
+    for (let i = 0; i < this.n; i++) f[i] = given[i] || (pin !== null && pin[i]) ? this.truth[i] : -1;
     if (opp >= 0) f[opp] = 1 - this.truth[opp];
     this.counts++;
     if (!this.solver.reset(f)) return 0;
@@ -90,11 +94,11 @@ export class GivensReducer {
     return c < 0 ? limit : c;
   }
 
-  /** Both invariants: at most m solutions, and a unique one once shared cells are known. */
+  /** Both invariants: at most m solutions, and a unique one once any pin set is known. */
   private ok(given: Uint8Array): boolean {
-    const c = this.countWith(given, false, this.m + 1);
-    // A unique solution is the truth, so it stays unique with the shared cells added.
-    if (c === 1 || (c <= this.m && this.countWith(given, true, 2) === 1)) {
+    const c = this.countWith(given, null, this.m + 1);
+    // A unique solution is the truth, so it stays unique with a pin set added.
+    if (c === 1 || (c <= this.m && this.pins.every((pin) => this.countWith(given, pin, 2) === 1))) {
       this.cur = c;
       return true;
     }
@@ -108,9 +112,9 @@ export class GivensReducer {
    */
   private okOne(given: Uint8Array, y: number): boolean {
     const room = this.m - this.cur;
-    const k = this.countWith(given, false, room + 1, y);
+    const k = this.countWith(given, null, room + 1, y);
     if (k > room) return false;
-    if (k > 0 && !this.pin[y] && this.countWith(given, true, 1, y) !== 0) return false;
+    if (k > 0 && !this.pins.every((pin) => pin[y] || this.countWith(given, pin, 1, y) === 0)) return false;
     this.cur += k;
     return true;
   }
@@ -119,7 +123,7 @@ export class GivensReducer {
   run(rng: Rng): number[] | null {
     for (let round = 0; round < ROUNDS; round++) {
       const given = this.greedy(rng);
-      const c = this.countWith(given, false, this.m + 1);
+      const c = this.countWith(given, null, this.m + 1);
       if (c === this.m || this.climb(given, rng)) {
         const ids: number[] = [];
         for (let i = 0; i < this.n; i++) if (given[i]) ids.push(this.problem.cellIds[i]);
@@ -159,15 +163,26 @@ export class GivensReducer {
       }
       return k;
     };
-    const addShared = (k: number): number => {
+    const addPin = (pin: Uint8Array): number => {
+      let k = 0;
       for (let i = 0; i < n; i++) {
-        if (this.pin[i]) {
+        if (pin[i]) {
           cells[k] = i;
           values[k++] = truth[i];
         }
       }
       return k;
     };
+    // With each pin set assumed in turn on top of the current assumptions: at most `limit - 1`
+    // solutions (a contradiction counts as none).
+    const pinnedHere = (limit: number, y: number): boolean =>
+      this.pins.every((pin) => {
+        if (y >= 0 && pin[y]) return true;
+        const mark = solver.mark();
+        const ok = !solver.assume(cells, values, addPin(pin)) || countHere(limit) < limit;
+        solver.backtrack(mark);
+        return ok;
+      });
     const countHere = (limit: number): number => {
       this.counts++;
       const c = solver.count(limit, COUNT_BUDGET);
@@ -199,13 +214,11 @@ export class GivensReducer {
         const room = m - this.cur;
         const added = solver.assume(cells, values, k) ? countHere(room + 1) : 0;
         ok = added <= room;
-        if (ok && added > 0 && !this.pin[y]) {
-          ok = !solver.assume(cells, values, addShared(0)) || countHere(1) === 0;
-        }
+        if (ok && added > 0) ok = pinnedHere(1, y);
         if (ok) this.cur += added;
       } else {
         const c = solver.assume(cells, values, fixRest(end)) ? countHere(m + 1) : 0;
-        ok = c === 1 || (c <= m && (!solver.assume(cells, values, addShared(0)) || countHere(2) === 1));
+        ok = c === 1 || (c <= m && pinnedHere(2, -1));
         if (ok) this.cur = c;
       }
       solver.backtrack(base);
@@ -288,8 +301,11 @@ export class GivensReducer {
     return true;
   }
 
+  /** Does an alternative differ from the truth within every pin set (so each set excludes it)? */
   private differsOnShared(s: Uint8Array): boolean {
-    for (let i = 0; i < this.n; i++) if (this.pin[i] && s[i] !== this.truth[i]) return true;
-    return false;
+    return this.pins.every((pin) => {
+      for (let i = 0; i < this.n; i++) if (pin[i] && s[i] !== this.truth[i]) return true;
+      return false;
+    });
   }
 }

@@ -4,9 +4,10 @@
  * - scatter: one stage over the whole board, with lakes.
  * - grid: the n×n squares at steps of n-1, as one stage (retried under a new label if a tile
  *   cannot be filled, so the layout is always complete).
- * - field: every chunk is its own stage over the chunk minus a band of BAND cells on its right
- *   and bottom edges (so chunks never touch and are independent); then a seam stage drops
- *   connector tiles anchored in the bands, overlapping the chunks on both sides.
+ * - field: every chunk is its own stage (shapes and values) over the chunk minus a band of BAND
+ *   cells on its right and bottom edges (so chunks never touch and are independent); then a seam
+ *   stage drops connector tiles anchored in the bands, overlapping the chunks on both sides;
+ *   then one stage chooses the givens of all of them.
  *   Ring k of a growing field is the same: its chunks, then seams, over the ring's square.
  */
 import type { Canvas, CanvasTile } from "./canvas";
@@ -15,7 +16,7 @@ import type { ResolvedParams } from "./params";
 import type { Region } from "./placement";
 import type { StageSpec } from "./stage";
 
-export const BAND = 2;
+export const BAND = 6;
 const CORE_OVERLAP_PCT = 35;
 const SEAM_OVERLAP_PCT = 60;
 
@@ -44,6 +45,7 @@ export function ringStages(p: ResolvedParams, k: number): StageSpec[] {
     label: `ring/${k}/chunk/${i},${j}`,
     region: { x: region.x, y: region.y, w: region.w - BAND, h: region.h - BAND },
     place: { lakes: true, maxOverlapPct: CORE_OVERLAP_PCT },
+    deferGivens: true,
   }));
   // Seams over the square the cluster occupies after this ring, clipped to the canvas.
   const x0 = Math.max(0, p.origin - k * p.chunk_g);
@@ -55,7 +57,11 @@ export function ringStages(p: ResolvedParams, k: number): StageSpec[] {
     label: `ring/${k}/seams`,
     region: { x: x0, y: x0, w: x1 - x0, h: x1 - x0 },
     place: { lakes: false, maxOverlapPct: SEAM_OVERLAP_PCT, anchorOk: (x, y) => inBand(x) || inBand(y) },
+    deferGivens: true,
   });
+  // Givens last, for the chunks' and the seams' tiles together: each tile's pin sets then
+  // include its neighbours across chunk borders, so play crosses from chunk to chunk.
+  stages.push({ label: `ring/${k}/givens`, region: { x: x0, y: x0, w: x1 - x0, h: x1 - x0 }, givensOnly: true });
   return stages;
 }
 

@@ -5,7 +5,7 @@
  * bounded units of work (a batch of tiles), reporting its progress in percent; the result does
  * not depend on how the yields are scheduled.
  */
-import { rngFor } from "../random";
+import { rngFor, type Rng } from "../random";
 import type { Canvas, CanvasTile } from "./canvas";
 import { fillTile, type FillStats } from "./fill";
 import { GivensReducer } from "./givens";
@@ -20,6 +20,10 @@ export interface StageSpec {
   /** Scatter placement options; when absent, `tiles` are the stage's tiles. */
   place?: PlacementOptions;
   tiles?: CanvasTile[];
+  /** Place and fill only; givens come later from a `givensOnly` stage. */
+  deferGivens?: boolean;
+  /** Only choose givens, for every filled tile that has none yet (in canvas order). */
+  givensOnly?: boolean;
 }
 
 export interface StageReport extends FillStats {
@@ -29,21 +33,24 @@ export interface StageReport extends FillStats {
 }
 
 /**
- * The cells whose true values must pin a tile: those it shares with tiles placed before it
- * (all its shared cells when there are none). Placement runs row by row, so a solved tile pins
- * the tiles placed after it that it touches once their other earlier neighbours are solved too:
- * play spreads from any seed tile downwards and to the right instead of stalling among tiles
- * that each wait for the others. Alternatives still differ on a shared cell (SPEC §2).
+ * The pin sets of a tile: the cells it shares with neighbours before it in reading order (by
+ * box corner y0, then x0), and those it shares with neighbours after it. Each set alone must
+ * pin the tile, so a solved region pins the tiles along its lower-right edge once their other
+ * earlier neighbours are solved, and likewise along its upper-left edge: play can spread from
+ * any seed tile in both directions instead of stalling among tiles that each wait for the
+ * others. No single neighbour is promised to pin a tile. Alternatives still differ on a shared
+ * cell (SPEC §2).
  */
-function earlierPin(canvas: Canvas, t: CanvasTile): ((c: number) => boolean) | undefined {
+function pinSets(canvas: Canvas, t: CanvasTile): ((c: number) => boolean)[] {
+  const before = (o: CanvasTile): boolean => o.y0 < t.y0 || (o.y0 === t.y0 && (o.x0 < t.x0 || (o.x0 === t.x0 && o.key < t.key)));
+  const sets = [new Set<number>(), new Set<number>()];
   const buf: number[] = [];
-  const cells = new Set<number>();
   for (const c of t.cells) {
     if (canvas.cover[c] < 2) continue;
     buf.length = 0;
-    if (canvas.tilesAt(c, buf).some((o) => o < t.key)) cells.add(c);
+    for (const o of canvas.tilesAt(c, buf)) if (o !== t.key) sets[before(canvas.tiles[o]) ? 0 : 1].add(c);
   }
-  return cells.size > 0 ? (c) => cells.has(c) : undefined;
+  return sets.filter((set) => set.size > 0).map((set) => (c: number) => set.has(c));
 }
 
 export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, report: StageReport): AsyncGenerator<number, CanvasTile[]> {
@@ -53,6 +60,7 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
     rngFor(seed, `${spec.label}/givens`),
   ]);
   // Everything decided before this stage is final.
+  if (spec.givensOnly) return yield* givensPhase(canvas, canvas.tiles.filter((t) => t.state === "filled" && !t.givens), rGivens, report);
   for (const t of canvas.tiles) if (t.state === "filled") t.locked = true;
   let tiles = spec.tiles ?? [];
   if (spec.place) {
@@ -74,6 +82,11 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
     if ((i + 1) % FILL_BATCH === 0) yield 10 + Math.floor((40 * (i + 1)) / tiles.length);
   }
   yield 50;
+  if (spec.deferGivens) return tiles.filter((t) => t.state === "filled");
+  return yield* givensPhase(canvas, tiles, rGivens, report);
+}
+
+async function* givensPhase(canvas: Canvas, tiles: CanvasTile[], rGivens: Rng, report: StageReport): AsyncGenerator<number, CanvasTile[]> {
 
   // Givens, in stage order; a tile that cannot get valid givens is dropped and the stage tiles
   // next to it are redone (their shared cells changed).
@@ -91,7 +104,7 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
         cells: t.cells,
         solution: canvas.solution,
         isShared: (c) => canvas.cover[c] >= 2,
-        isPin: earlierPin(canvas, t),
+        pinSets: pinSets(canvas, t),
         m: t.m,
       });
       givens = reducer.run(rGivens);

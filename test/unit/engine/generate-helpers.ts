@@ -6,6 +6,8 @@ import type { Field, Tile } from "../../../src/engine/types";
 import { bruteForceSolutions, coverCounts, ruleViolation, structuralProblems } from "./field-checks";
 
 export interface VerifyOptions {
+  /** Check the two-sided pinning property only for tiles from this id on (0: all). */
+  pinnedFrom?: number;
   /** Cross-check the solver's count by brute force on tiles up to this many cells (0: never). */
   bruteForceUpTo?: number;
 }
@@ -45,12 +47,20 @@ export function verifyField(field: Field, opts: VerifyOptions = {}): number {
       const differsOnShared = tile.cellIds.some((c, i) => cover[c] >= 2 && alt[i] !== truth[i]);
       expect(differsOnShared, `tile ${tile.id} alternative pinned by a neighbour`).toBe(true);
     }
-    // Design property behind playability: the cells shared with lower-id tiles pin the tile
-    // (all shared cells for a tile with no lower-id neighbour).
-    const earlier = tile.cellIds.filter((c) => coverIds.get(c)?.some((o) => o < tile.id));
-    const pins = earlier.length > 0 ? earlier : tile.cellIds.filter((c) => cover[c] >= 2);
-    const pinned = tileSolutions(field, tile, 2, pins);
-    expect(pinned.length, `tile ${tile.id} pinned by earlier neighbours`).toBe(1);
+    // Design property behind playability: the cells shared with neighbours before the tile in
+    // reading order (box corner y0, then x0) pin it, and so do those shared with neighbours after.
+    if (tile.id >= (opts.pinnedFrom ?? 0)) {
+      const before = (o: Tile): boolean => o.y0 < tile.y0 || (o.y0 === tile.y0 && (o.x0 < tile.x0 || (o.x0 === tile.x0 && o.id < tile.id)));
+      const sets: number[][] = [[], []];
+      for (const c of tile.cellIds) {
+        const others = (coverIds.get(c) ?? []).filter((o) => o !== tile.id);
+        if (others.some((o) => before(field.tiles[o]))) sets[0].push(c);
+        if (others.some((o) => !before(field.tiles[o]))) sets[1].push(c);
+      }
+      for (const set of sets.filter((x) => x.length > 0)) {
+        expect(tileSolutions(field, tile, 2, set).length, `tile ${tile.id} pinned from each side`).toBe(1);
+      }
+    }
     if (opts.bruteForceUpTo && tile.cellIds.length <= opts.bruteForceUpTo) {
       const fixed = new Map(tile.givens.map((g) => [g, field.solution[g]] as [number, number]));
       expect(bruteForceSolutions(tile, field.G, fixed, tile.m + 1).length, `tile ${tile.id} brute force`).toBe(tile.m);

@@ -134,9 +134,9 @@ describe("determinism", () => {
       await fieldDigest(await generateField({ kind: "field", seed: "pin", chunks: 2, chunk_g: 40 })),
     ];
     expect(digests).toEqual([
-      "4ed2d168a5c94f8e245cdec113538ab01d60895feab95c2ee5dc8dcaa37b1ccf",
+      "7bcd153253d3596db9002912675b707dc8fcd8ec98e5ae10d07af01327dd969e",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "382e4b2fb2d71f9a731db3c59f8b94d3ee327a30cf3859546481e486a5368a67",
+      "333367ba32c1f0a40c59138c3efcd66d8bae1f5c027efb39ee9465975f64d79e",
     ]);
   });
 });
