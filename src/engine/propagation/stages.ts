@@ -12,18 +12,25 @@ import { RULE_BALANCE, RULE_NONE, RULE_RUN, RULE_UNIQUE } from "./types";
  * way a rule can exclude the other value, of the largest stage among the cells that way
  * relies on (its premises); known cells have stage 0. Such a system has exactly one solution
  * (a premise always has a smaller stage), so stages can be lowered by relaxation from any
- * upper bound: a new known cell drops to 0 and its dependants are re-examined; a retraction
- * resets its region to "unknown" and relaxes it again. Cells fixed only through bifurcation
- * keep an infinite stage.
+ * upper bound: a newly fixed cell is staged from scratch; a cell whose stage drops (a new
+ * known cell drops to 0) re-examines, on the lines through it only, the cells that may rely on
+ * it; a retraction resets its region to "unknown" and stages it again. Cells fixed only
+ * through bifurcation keep an infinite stage.
  */
 
 export const NO_STAGE = 0x3fffffff;
 
 export class Stages {
   readonly stage: Int32Array;
+  /** Cells to stage from scratch (newly fixed, or newly on more lines). */
   private readonly queued: Uint8Array;
   private readonly queue: number[] = [];
   private head = 0;
+  /** Cells whose stage dropped, with the stage they had before, to spread the drop from. */
+  private readonly dropQueued: Uint8Array;
+  private readonly dropOld: Int32Array;
+  private readonly drops: number[] = [];
+  private dropHead = 0;
   private readonly lines: number[] = [];
   private low = new Int32Array(32);
   /** Minimal derivation stage per rule, filled by `derive` (index = rule code); unique only
@@ -34,6 +41,8 @@ export class Stages {
     const n = s.G * s.G;
     this.stage = new Int32Array(n).fill(NO_STAGE);
     this.queued = new Uint8Array(n);
+    this.dropQueued = new Uint8Array(n);
+    this.dropOld = new Int32Array(n);
   }
 
   /** Forget a cell's stage (it became empty, or its region is recomputed). */
@@ -46,45 +55,57 @@ export class Stages {
     const old = this.stage[cell];
     if (old === 0) return;
     this.stage[cell] = 0;
-    this.pushDependants(cell, old);
+    this.dropped(cell, old);
   }
 
-  /** Queue a cell whose stage may have dropped. */
+  /** Queue a cell to be staged from scratch. */
   push(cell: number): void {
     if (this.queued[cell]) return;
     this.queued[cell] = 1;
     this.queue.push(cell);
   }
 
-  /** Queue a fixed (not known) cell if its stage lies in (floor, ceiling]. */
-  private pushIfBetween(c: number, floor: number, ceiling: number): void {
-    const st = this.stage[c];
-    if (st > floor && st <= ceiling && !this.s.known[c] && this.s.value[c] !== EMPTY) this.push(c);
+  private dropped(cell: number, old: number): void {
+    if (this.dropQueued[cell]) return; // already queued with an earlier, higher stage
+    this.dropQueued[cell] = 1;
+    this.dropOld[cell] = old;
+    this.drops.push(cell);
   }
 
   /** Lower stages to the fixpoint. */
   relax(): void {
     const s = this.s;
-    while (this.head < this.queue.length) {
-      const cell = this.queue[this.head++];
-      this.queued[cell] = 0;
-      if (s.value[cell] === EMPTY) continue;
-      const next = s.known[cell] ? 0 : this.derive(cell);
-      const old = this.stage[cell];
-      if (next < old) {
-        this.stage[cell] = next;
-        this.pushDependants(cell, old);
-      }
+    for (;;) {
+      if (this.head < this.queue.length) {
+        const cell = this.queue[this.head++];
+        this.queued[cell] = 0;
+        if (s.value[cell] === EMPTY) continue;
+        const next = s.known[cell] ? 0 : this.derive(cell);
+        const old = this.stage[cell];
+        if (next < old) {
+          this.stage[cell] = next;
+          this.dropped(cell, old);
+        }
+      } else if (this.dropHead < this.drops.length) {
+        const cell = this.drops[this.dropHead++];
+        this.dropQueued[cell] = 0;
+        if (s.value[cell] !== EMPTY) this.spread(cell, this.dropOld[cell]);
+      } else break;
     }
     this.queue.length = 0;
     this.head = 0;
+    this.drops.length = 0;
+    this.dropHead = 0;
   }
 
   /** Drop queued work (after a contradiction, when stages are meaningless anyway). */
   clear(): void {
     for (let i = this.head; i < this.queue.length; i++) this.queued[this.queue[i]] = 0;
+    for (let i = this.dropHead; i < this.drops.length; i++) this.dropQueued[this.drops[i]] = 0;
     this.queue.length = 0;
     this.head = 0;
+    this.drops.length = 0;
+    this.dropHead = 0;
   }
 
   /** The rule of a fixed cell: the highest-priority rule reaching its stage, or RULE_NONE
@@ -103,79 +124,27 @@ export class Stages {
    */
   derive(cell: number): number {
     const s = this.s;
-    const stage = this.stage;
-    const value = s.value;
-    const w = 1 - value[cell];
+    const w = 1 - s.value[cell];
     let bestRun = NO_STAGE;
     let bestBalance = NO_STAGE;
     let bestUnique = NO_STAGE;
     const lines = this.lines;
     const n = s.linesThrough(cell, lines);
-    let low = this.low;
     for (let i = 0; i < n; i++) {
-      const line = lines[2 * i];
+      const cells = s.lineCells[lines[2 * i]];
       const p = lines[2 * i + 1];
-      const cells = s.lineCells[line];
-      const len = cells.length;
-      const half = len >> 1;
-      if (half > low.length) this.low = low = new Int32Array(2 * half);
-      // run: two cells holding w next to or around this one.
-      const a2 = p >= 2 && value[cells[p - 2]] === w ? stage[cells[p - 2]] : NO_STAGE;
-      const a1 = p >= 1 && value[cells[p - 1]] === w ? stage[cells[p - 1]] : NO_STAGE;
-      const b1 = p + 1 < len && value[cells[p + 1]] === w ? stage[cells[p + 1]] : NO_STAGE;
-      const b2 = p + 2 < len && value[cells[p + 2]] === w ? stage[cells[p + 2]] : NO_STAGE;
-      const run = Math.min(Math.max(a2, a1), Math.max(a1, b1), Math.max(b1, b2)) + 1;
-      if (run < bestRun) bestRun = run;
-      // balance: the half-th earliest of the line's other w cells (`low` keeps the smallest
-      // `half` stages seen, ascending).
-      let kept = 0;
-      for (let k = 0; k < len; k++) {
-        if (k === p || value[cells[k]] !== w) continue;
-        const st = stage[cells[k]];
-        if (kept === half && st >= low[half - 1]) continue;
-        let j = kept < half ? kept++ : half - 1;
-        while (j > 0 && low[j - 1] > st) {
-          low[j] = low[j - 1];
-          j--;
-        }
-        low[j] = st;
-      }
-      if (kept === half && low[half - 1] + 1 < bestBalance) bestBalance = low[half - 1] + 1;
+      bestRun = Math.min(bestRun, this.runStage(cells, p, w));
+      bestBalance = Math.min(bestBalance, this.balanceStage(cells, p, w));
     }
-    // unique: equal to a complete sibling except here (and at most one more cell, which
-    // balance fills with the sibling's value). It relies on the whole sibling, so a sibling
-    // whose cell here is staged too late to beat run or balance is skipped: unique is only
-    // ever reported when it is strictly earlier than both.
+    // Unique relies on a whole sibling line; siblings that cannot beat run or balance are
+    // skipped (unique is only reported when strictly earlier than both).
     for (let i = 0; i < n; i++) {
       const line = lines[2 * i];
       const p = lines[2 * i + 1];
-      const cells = s.lineCells[line];
-      const len = cells.length;
       const group = s.groups[s.lineGroup[line]];
-      if (group.length < 2 || s.lineBlanks(line) > 1) continue; // ≥ 2 differences with any complete line
+      if (group.length < 2 || s.lineBlanks(line) > 1) continue;
       for (let g = 0; g < group.length; g++) {
-        const sib = group[g];
-        if (sib === line) continue;
-        const other = s.lineCells[sib];
-        if (value[other[p]] !== w || s.lineBlanks(sib) !== 0) continue;
-        if (stage[other[p]] + 1 >= Math.min(bestRun, bestBalance, bestUnique)) continue;
-        const diff = s.differsAt(line, sib, p);
-        if (diff === -2) continue;
-        let sibMax = 0;
-        for (let k = 0; k < len; k++) if (stage[other[k]] > sibMax) sibMax = stage[other[k]];
-        // Premises: the sibling and the line without this cell and without one more cell
-        // (the differing one, or else the line's latest).
-        let top = -1;
-        let second = -1;
-        for (let k = 0; k < len; k++) {
-          if (k === p || k === diff) continue;
-          const st = stage[cells[k]];
-          if (st > top) {
-            second = top;
-            top = st;
-          } else if (st > second) second = st;
-        }
-        const st = Math.max(sibMax, diff !== -1 ? top : second) + 1;
+        const st = this.uniqueStage(line, p, w, group[g], Math.min(bestRun, bestBalance, bestUnique));
         if (st < bestUnique) bestUnique = st;
       }
     }
@@ -187,23 +156,116 @@ export class Stages {
     return best >= NO_STAGE ? NO_STAGE : best;
   }
 
+  /** run: two cells holding w next to or around position p. */
+  private runStage(cells: Int32Array, p: number, w: number): number {
+    const value = this.s.value;
+    const stage = this.stage;
+    const len = cells.length;
+    const a2 = p >= 2 && value[cells[p - 2]] === w ? stage[cells[p - 2]] : NO_STAGE;
+    const a1 = p >= 1 && value[cells[p - 1]] === w ? stage[cells[p - 1]] : NO_STAGE;
+    const b1 = p + 1 < len && value[cells[p + 1]] === w ? stage[cells[p + 1]] : NO_STAGE;
+    const b2 = p + 2 < len && value[cells[p + 2]] === w ? stage[cells[p + 2]] : NO_STAGE;
+    const st = Math.min(Math.max(a2, a1), Math.max(a1, b1), Math.max(b1, b2)) + 1;
+    return st >= NO_STAGE ? NO_STAGE : st;
+  }
+
+  /** balance: 1 + the half-th earliest stage among the line's other cells holding w. */
+  private balanceStage(cells: Int32Array, p: number, w: number): number {
+    const value = this.s.value;
+    const stage = this.stage;
+    const len = cells.length;
+    const half = len >> 1;
+    if (half > this.low.length) this.low = new Int32Array(2 * half);
+    const low = this.low; // the smallest `half` stages seen, ascending
+    let kept = 0;
+    for (let k = 0; k < len; k++) {
+      if (k === p || value[cells[k]] !== w) continue;
+      const st = stage[cells[k]];
+      if (kept === half && st >= low[half - 1]) continue;
+      let j = kept < half ? kept++ : half - 1;
+      while (j > 0 && low[j - 1] > st) {
+        low[j] = low[j - 1];
+        j--;
+      }
+      low[j] = st;
+    }
+    return kept === half && low[half - 1] < NO_STAGE ? low[half - 1] + 1 : NO_STAGE;
+  }
+
   /**
-   * After a cell's stage dropped from `old`, queue the cells whose stage may drop with it: fixed
-   * cells on its lines, and fixed cells of sibling lines that differ from a complete line
-   * through it in at most two places. Only stages in (new + 1, old + 1] can drop: a rule
-   * application using this cell was worth at least old + 1 before, so a cell staged above that
-   * did not use it, and none can go below new + 1.
+   * unique, with complete sibling `sib`: the line equals it except at p (where the sibling
+   * holds w) and at most one more position, which balance fills with the sibling's value.
+   * Premises: the sibling and the line without p and without one more cell (the differing
+   * one, or else the line's latest). NO_STAGE when it does not apply or cannot go below `limit`.
    */
-  private pushDependants(cell: number, old: number): void {
+  private uniqueStage(line: number, p: number, w: number, sib: number, limit: number): number {
+    const s = this.s;
+    if (sib === line) return NO_STAGE;
+    const value = s.value;
+    const stage = this.stage;
+    const other = s.lineCells[sib];
+    if (value[other[p]] !== w || s.lineBlanks(sib) !== 0 || stage[other[p]] + 1 >= limit) return NO_STAGE;
+    const diff = s.differsAt(line, sib, p);
+    if (diff === -2) return NO_STAGE;
+    const cells = s.lineCells[line];
+    const len = cells.length;
+    let sibMax = 0;
+    for (let k = 0; k < len; k++) if (stage[other[k]] > sibMax) sibMax = stage[other[k]];
+    let top = -1;
+    let second = -1;
+    for (let k = 0; k < len; k++) {
+      if (k === p || k === diff) continue;
+      const st = stage[cells[k]];
+      if (st > top) {
+        second = top;
+        top = st;
+      } else if (st > second) second = st;
+    }
+    const st = Math.max(sibMax, diff !== -1 ? top : second) + 1;
+    return st >= NO_STAGE ? NO_STAGE : st;
+  }
+
+  /** The best stage a fixed cell gets from the rules on one line (NO_STAGE if none below
+   * `limit`). */
+  private lineStage(cell: number, line: number, p: number, limit: number): number {
+    const s = this.s;
+    const cells = s.lineCells[line];
+    const w = 1 - s.value[cell];
+    let best = Math.min(limit, this.runStage(cells, p, w), this.balanceStage(cells, p, w));
+    const group = s.groups[s.lineGroup[line]];
+    if (group.length >= 2 && s.lineBlanks(line) <= 1) {
+      for (let g = 0; g < group.length; g++) best = Math.min(best, this.uniqueStage(line, p, w, group[g], best));
+    }
+    return best;
+  }
+
+  /**
+   * A cell's stage dropped from `old`: re-examine the fixed cells that may rely on it — those on
+   * its lines (through that line only), and those of sibling lines that differ from a complete
+   * line through it in at most two places (through unique with that line). Only stages in
+   * (new + 1, old + 1] can drop: a rule application using this cell was worth at least
+   * old + 1 before, so a cell staged above that did not use it, and none can go below new + 1.
+   */
+  private spread(cell: number, old: number): void {
     const s = this.s;
     const value = s.value;
     const floor = this.stage[cell] + 1;
     const ceiling = old >= NO_STAGE ? NO_STAGE : old + 1;
-    const n = s.linesThrough(cell, this.lines);
+    const lines = this.lines;
+    const n = s.linesThrough(cell, lines);
     for (let i = 0; i < n; i++) {
-      const line = this.lines[2 * i];
+      const line = lines[2 * i];
       const cells = s.lineCells[line];
-      for (let k = 0; k < cells.length; k++) if (cells[k] !== cell) this.pushIfBetween(cells[k], floor, ceiling);
+      for (let k = 0; k < cells.length; k++) {
+        const y = cells[k];
+        const st = this.stage[y];
+        if (y === cell || st <= floor || st > ceiling || s.known[y] || value[y] === EMPTY) continue;
+        const next = this.lineStage(y, line, k, st);
+        if (next < st) {
+          this.stage[y] = next;
+          this.dropped(y, st);
+        }
+      }
       if (s.lineBlanks(line) !== 0) continue;
       for (const sib of s.groups[s.lineGroup[line]]) {
         if (sib === line) continue;
@@ -228,9 +290,23 @@ export class Stages {
           }
           if (diffs === 0 || diffs > 2) continue;
         }
-        this.pushIfBetween(other[d1], floor, ceiling);
-        if (d2 !== -1) this.pushIfBetween(other[d2], floor, ceiling);
+        this.spreadUnique(sib, d1, line, floor, ceiling);
+        if (d2 !== -1) this.spreadUnique(sib, d2, line, floor, ceiling);
       }
+    }
+  }
+
+  /** Re-examine the cell at position k of `line` through unique with the complete line `via`. */
+  private spreadUnique(line: number, k: number, via: number, floor: number, ceiling: number): void {
+    const s = this.s;
+    const y = s.lineCells[line][k];
+    const st = this.stage[y];
+    if (st <= floor || st > ceiling || s.known[y] || s.value[y] === EMPTY) return;
+    if (s.lineBlanks(line) > 1) return;
+    const next = this.uniqueStage(line, k, 1 - s.value[y], via, st);
+    if (next < st) {
+      this.stage[y] = next;
+      this.dropped(y, st);
     }
   }
 }
