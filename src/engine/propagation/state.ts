@@ -56,9 +56,9 @@ export class PropagationState {
   readonly groups: number[][] = [];
 
   private readonly memLineA: Int32Array;
-  private readonly memPosA: Int32Array;
+  private readonly memPosA: Uint16Array;
   private readonly memLineB: Int32Array;
-  private readonly memPosB: Int32Array;
+  private readonly memPosB: Uint16Array;
   /** Lines of further tiles through a cell: a linked list per cell in three parallel pools. */
   private readonly extraHead: Int32Array;
   private readonly extraLine: number[] = [];
@@ -77,15 +77,16 @@ export class PropagationState {
   readonly fresh: number[] = [];
 
   constructor(G: number) {
-    if (!Number.isInteger(G) || G < 1) throw new Error(`bad field size ${G}`);
+    // Positions along a line are stored in 16 bits.
+    if (!Number.isInteger(G) || G < 1 || G > 65535) throw new Error(`bad field size ${G}`);
     this.G = G;
     const n = G * G;
     this.value = new Int8Array(n).fill(EMPTY);
     this.known = new Uint8Array(n);
     this.memLineA = new Int32Array(n).fill(-1);
-    this.memPosA = new Int32Array(n);
+    this.memPosA = new Uint16Array(n);
     this.memLineB = new Int32Array(n).fill(-1);
-    this.memPosB = new Int32Array(n);
+    this.memPosB = new Uint16Array(n);
     this.extraHead = new Int32Array(n).fill(-1);
   }
 
