@@ -4,19 +4,21 @@
  *
  * Greedy removal: start from all cells given and remove them in a shuffled order (shared cells
  * first, so the ambiguity left for neighbours to settle sits on shared cells), keeping a
- * removal when (a) the tile still has at most m solutions and (b) with the true values of its
- * pin cells added (the shared cells it shares with earlier tiles, see stage.ts; all shared cells
- * by default), it has exactly one (so no alternative agrees with the truth on every shared
- * cell). Both conditions only get harder as givens are removed, so removing a whole batch is
- * accepted exactly when removing its cells one by one would be: batches grow after a success and
- * shrink after a failure, which gives the same result as one-by-one greedy with fewer counts.
- * A single removal counts only the solutions it adds (the removed cell set against the truth),
- * which propagation usually refutes at once.
+ * removal when (a) the tile still has at most m solutions and (b) with the true values of each
+ * pin set added on its own (stage.ts gives two: the cells shared with neighbours before the tile
+ * in reading order, and those shared with neighbours after it; by default one set, all shared
+ * cells), it has exactly one (so no alternative agrees with the truth on every shared cell).
+ * Both conditions only get harder as givens are removed, so removing a whole batch is accepted
+ * exactly when removing its cells one by one would be: batches grow after a success and shrink
+ * after a failure, which gives the same result as one-by-one greedy with fewer counts. A single
+ * removal counts only the solutions it adds (the removed cell set against the truth), which
+ * propagation usually refutes at once; the last fifth of the pass runs incrementally on the
+ * solver's trail.
  *
  * Greedy can stop below m (removing any single remaining given jumps above m). Climb-back: for
- * a remaining given g whose removal leaves a small solution set, enumerate that set and add cells
- * of the true solution that cut it down until exactly m solutions remain, all differing from the
- * truth on a shared cell. Another shuffle is tried if no given allows it.
+ * a remaining given g, enumerate the solutions its removal would add and add cells of the true
+ * solution that cut the alternatives down until exactly m solutions remain, each excluded by
+ * every pin set. Another shuffle is tried if no given allows it.
  */
 import { Problem } from "../problem";
 import { Solver } from "../solver";
