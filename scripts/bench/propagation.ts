@@ -22,7 +22,7 @@ import type { Field, Tile } from "../../src/engine/types";
 
 const TARGET_MS = 5;
 /** Untimed commits first, so that the timings are of compiled code. */
-const WARM_UP = 5;
+const WARM_UP = 10;
 
 /** sfc32: deterministic benchmark choices. */
 function rng(seed: number): (n: number) => number {

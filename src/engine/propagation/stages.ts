@@ -33,9 +33,6 @@ export class Stages {
   private dropHead = 0;
   private readonly lines: number[] = [];
   private low = new Int32Array(32);
-  /** Minimal derivation stage per rule, filled by `derive` (index = rule code); unique only
-   * when it is strictly below run and balance (otherwise it may be left higher). */
-  readonly perRule = new Int32Array(4);
 
   constructor(private readonly s: PropagationState) {
     const n = s.G * s.G;
@@ -113,14 +110,26 @@ export class Stages {
   rule(cell: number): number {
     const st = this.stage[cell];
     if (st >= NO_STAGE) return RULE_NONE;
-    this.derive(cell);
-    for (let r = RULE_RUN; r <= RULE_UNIQUE; r++) if (this.perRule[r] === st) return r;
+    // Rules in priority order, each over every line through the cell, stopping at the first
+    // that reaches the cell's stage (cheaper than a full derive: most cells stop at run).
+    const s = this.s;
+    const w = 1 - s.value[cell];
+    const lines = this.lines;
+    const n = s.linesThrough(cell, lines);
+    for (let i = 0; i < n; i++) if (this.runStage(s.lineCells[lines[2 * i]], lines[2 * i + 1], w) === st) return RULE_RUN;
+    for (let i = 0; i < n; i++) if (this.balanceStage(s.lineCells[lines[2 * i]], lines[2 * i + 1], w) === st) return RULE_BALANCE;
+    for (let i = 0; i < n; i++) {
+      const line = lines[2 * i];
+      const group = s.groups[s.lineGroup[line]];
+      if (group.length < 2 || s.lineBlanks(line) > 1) continue;
+      for (let g = 0; g < group.length; g++) if (this.uniqueStage(line, lines[2 * i + 1], w, group[g], st + 1) === st) return RULE_UNIQUE;
+    }
     return RULE_NONE;
   }
 
   /**
    * 1 + the least largest premise stage over every rule application that excludes the other
-   * value at this fixed cell (NO_STAGE if none); per-rule minima land in `perRule`.
+   * value at this fixed cell (NO_STAGE if none).
    */
   derive(cell: number): number {
     const s = this.s;
@@ -137,7 +146,7 @@ export class Stages {
       bestBalance = Math.min(bestBalance, this.balanceStage(cells, p, w));
     }
     // Unique relies on a whole sibling line; siblings that cannot beat run or balance are
-    // skipped (unique is only reported when strictly earlier than both).
+    // skipped.
     for (let i = 0; i < n; i++) {
       const line = lines[2 * i];
       const p = lines[2 * i + 1];
@@ -148,10 +157,6 @@ export class Stages {
         if (st < bestUnique) bestUnique = st;
       }
     }
-    const per = this.perRule;
-    per[RULE_RUN] = bestRun;
-    per[RULE_BALANCE] = bestBalance;
-    per[RULE_UNIQUE] = bestUnique;
     const best = Math.min(bestRun, bestBalance, bestUnique);
     return best >= NO_STAGE ? NO_STAGE : best;
   }
