@@ -9,7 +9,7 @@ import { chainEvent } from "./chain";
 import { FieldStore, type StoredInput } from "./field-store";
 import { forgetGame, type GameSummary } from "./registry";
 import { RegistryReporter } from "./registry-reporter";
-import { replay } from "./replay";
+import { rebuildReferee, SNAPSHOT_EVERY, type RefereeBase } from "./replay";
 import { generateRingYielding, growthReason, nextTimer, type GrowPolicy } from "./growth";
 import { sha256Hex, randomSecret } from "./secrets";
 
@@ -88,8 +88,9 @@ const MAX_EVENTS_PAGE = 1_000;
  * - Every write is judged by the pure referee, chained onto the log and stored in one
  *   synchronous block (no `await` between judge and store), so writes are serialised, atomic,
  *   and durable before they are answered (the output gate holds the answer until then).
- * - On wake the object reloads the field and replays the stored inputs into a fresh referee;
- *   the referee is deterministic, so this rebuilds exactly the state before eviction.
+ * - On wake the object reloads the field, restores the newest referee snapshot and replays the
+ *   stored inputs after it (all of them without a readable snapshot); the referee is
+ *   deterministic, so this rebuilds exactly the state before eviction.
  */
 export class FieldObject extends DurableObject<Env> {
   private readonly store: FieldStore;
@@ -104,6 +105,8 @@ export class FieldObject extends DurableObject<Env> {
   private progress = { done: 0, total: 0 };
   private readonly registry: RegistryReporter;
   private loadError: string | null = null;
+  /** Revision of the newest stored referee snapshot (0: none). */
+  private snapshotRev = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -197,7 +200,7 @@ export class FieldObject extends DurableObject<Env> {
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
       field = generator.result();
-      referee = this.newReferee(field);
+      referee = new Referee({ ...this.refereeBase(), field });
     } catch (err) {
       if (this.storedStatus() !== "generating") return;
       this.ctx.storage.transactionSync(() => {
@@ -418,12 +421,28 @@ export class FieldObject extends DurableObject<Env> {
     alsoStore?: () => void,
   ): void {
     const chained = chainEvent(this.head.hash, event);
+    const snapshot = event.rev - this.snapshotRev >= SNAPSHOT_EVERY ? this.encodeSnapshot() : null;
     this.ctx.storage.transactionSync(() => {
       this.store.appendEvent({ rev: event.rev, at, input, event: chained.event, hash: chained.hash });
       if (seat) this.store.upsertAgent(seat.agent, seat.machine, seat.secretHash, at);
       alsoStore?.();
+      if (snapshot) this.store.saveSnapshot(event.rev, snapshot);
     });
     this.head = { hash: chained.hash, revision: event.rev };
+    if (snapshot) this.snapshotRev = event.rev;
+  }
+
+  /**
+   * The referee's state after the write being stored, as the bytes of a snapshot. A snapshot is
+   * only a shortcut for the next wake-up: if it cannot be built, the write is stored without one.
+   */
+  private encodeSnapshot(): Uint8Array | null {
+    try {
+      return new TextEncoder().encode(JSON.stringify(this.referee!.snapshot()));
+    } catch (err) {
+      console.error("referee snapshot failed; the write is stored without one", err);
+      return null;
+    }
   }
 
   private recover(err: unknown): Outcome<never> {
@@ -522,28 +541,33 @@ export class FieldObject extends DurableObject<Env> {
     }
   }
 
-  /** Rebuilds memory from storage: the field and a referee fed every stored input in order. */
+  /**
+   * Rebuilds memory from storage: the field, and a referee restored from the newest snapshot and
+   * fed the stored inputs after it (every stored input when there is no readable snapshot).
+   */
   private restore(): void {
     this.referee = null;
     this.field = null;
+    this.snapshotRev = 0;
     const commit = this.store.getMeta<string>("seed_commit");
     this.head = this.store.head() ?? { hash: commit ?? "", revision: 0 };
     if (this.storedStatus() !== "playing") return;
     const field = this.store.loadField(this.store.getMeta<number>("G")!);
     const initial = this.store.getMeta<number>("initial_tiles") ?? field.tiles.length;
-    const { referee, revealed } = replay(field, initial, (f) => this.newReferee(f), this.store.inputs());
+    const { referee, fromSnapshot } = rebuildReferee(field, initial, this.refereeBase(), this.store.latestSnapshot(), (rev) => this.store.inputs(rev));
     this.referee = referee;
     this.field = field;
-    this.revealed = revealed;
+    this.revealed = referee.revealedTiles();
+    // Without a usable snapshot, the next stored write takes a fresh one.
+    this.snapshotRev = fromSnapshot ?? 0;
   }
 
-  private newReferee(field: Field): Referee {
-    return new Referee({
+  private refereeBase(): RefereeBase {
+    return {
       gameId: this.store.getMeta<string>("game_id")!,
       seed: this.store.getMeta<string>("seed")!,
-      field,
       rules: this.store.getMeta<FieldRules>("rules")!,
-    });
+    };
   }
 
   // ---- status -------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ import type { WriteInput } from "../referee/types";
  * - `events`  the hash-chained log: the referee input that produced each event (replayed on
  *             wake), the event itself with `prev`/`hash`, and its revision.
  * - `agents`  seated agents and the SHA-256 of the `agent_secret` a proof join handed out.
+ * - `snapshots` the newest referee snapshot (its JSON as UTF-8, in parts of at most 1 MB) and the
+ *             revision it was taken at; on wake only the writes after it are replayed.
  */
 
 /** A stored write: what the referee is fed on replay. `close` is the end-of-day write. */
@@ -30,6 +32,8 @@ export interface StoredEvent {
 }
 
 const SOLUTION_CHUNK = 1 << 20;
+/** Rows stay well under the 2 MB row limit of Durable Object SQLite. */
+const SNAPSHOT_PART = 1 << 20;
 
 export class FieldStore {
   constructor(private readonly sql: SqlStorage) {}
@@ -44,6 +48,8 @@ export class FieldStore {
       seq INTEGER PRIMARY KEY, rev INTEGER NOT NULL, at INTEGER NOT NULL,
       input TEXT NOT NULL, event TEXT NOT NULL, hash TEXT NOT NULL)`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS events_rev ON events (rev)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS snapshots (
+      rev INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (rev, part))`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS agents (
       agent TEXT PRIMARY KEY, machine TEXT NOT NULL, secret_hash TEXT, joined_at INTEGER NOT NULL)`);
   }
@@ -111,9 +117,9 @@ export class FieldStore {
     );
   }
 
-  /** Every stored write in order, for replay. */
-  *inputs(): Generator<{ at: number; rev: number; input: StoredInput }> {
-    for (const r of this.sql.exec<{ at: number; rev: number; input: string }>("SELECT at, rev, input FROM events ORDER BY seq")) {
+  /** The stored writes after revision `afterRev`, in order, for replay. */
+  *inputs(afterRev = 0): Generator<{ at: number; rev: number; input: StoredInput }> {
+    for (const r of this.sql.exec<{ at: number; rev: number; input: string }>("SELECT at, rev, input FROM events WHERE rev > ? ORDER BY seq", afterRev)) {
       yield { at: r.at, rev: r.rev, input: JSON.parse(r.input) as StoredInput };
     }
   }
@@ -137,6 +143,33 @@ export class FieldStore {
 
   eventCount(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM events").one().n;
+  }
+
+  // ---- the referee snapshot -----------------------------------------------------------------
+
+  /** Replaces the stored snapshot with `data` taken at revision `rev`. */
+  saveSnapshot(rev: number, data: Uint8Array): void {
+    this.sql.exec("DELETE FROM snapshots");
+    const parts = Math.max(1, Math.ceil(data.length / SNAPSHOT_PART));
+    for (let part = 0; part < parts; part++) {
+      const bytes = data.slice(part * SNAPSHOT_PART, Math.min((part + 1) * SNAPSHOT_PART, data.length));
+      this.sql.exec("INSERT INTO snapshots (rev, part, parts, data) VALUES (?, ?, ?, ?)", rev, part, parts, bytes.buffer);
+    }
+  }
+
+  /** The newest snapshot's bytes and revision; undefined when there is none or its parts are incomplete. */
+  latestSnapshot(): { rev: number; data: Uint8Array } | undefined {
+    const newest = this.sql.exec<{ rev: number | null }>("SELECT max(rev) AS rev FROM snapshots").one().rev;
+    if (newest === null) return undefined;
+    const rows = this.sql.exec<{ part: number; parts: number; data: ArrayBuffer }>("SELECT part, parts, data FROM snapshots WHERE rev = ? ORDER BY part", newest).toArray();
+    if (rows.length === 0 || rows.length !== rows[0].parts || rows.some((r, i) => r.part !== i)) return undefined;
+    const data = new Uint8Array(rows.reduce((n, r) => n + r.data.byteLength, 0));
+    let at = 0;
+    for (const r of rows) {
+      data.set(new Uint8Array(r.data), at);
+      at += r.data.byteLength;
+    }
+    return { rev: newest, data };
   }
 
   // ---- agents -------------------------------------------------------------------------------

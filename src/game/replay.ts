@@ -1,22 +1,62 @@
 import type { Field } from "../engine/types";
-import type { Referee } from "../referee";
+import { Referee, type RefereeInit, type RefereeSnapshot } from "../referee";
 import type { StoredInput } from "./field-store";
 
 /**
- * Rebuilds a field's referee from storage (SPEC §13: restore after eviction). The referee starts
- * from the generated tiles and is fed every stored input in order with its stored time; grown
- * rings come back at their place in the log with their tiles read from the stored field. (The
- * stored solution already holds later rings' cells; no tile covers them until their ring is
- * replayed, so verdicts are unchanged.) Throws when the replay disagrees with the stored revisions.
+ * A snapshot of the referee is stored with every this many events, so a wake-up replays fewer
+ * than this many writes after restoring it (docs/game.md has the measured costs behind the choice).
  */
-export function replay(
+export const SNAPSHOT_EVERY = 128;
+
+/** What the referee is built from, apart from the field (from the object's stored meta). */
+export type RefereeBase = Omit<RefereeInit, "field">;
+
+/**
+ * Rebuilds a field's referee from storage (SPEC §13: restore after eviction). It starts from the
+ * newest snapshot when one is given and readable, else from the generated tiles, and is fed every
+ * stored input after that point in order with its stored time; grown rings come back at their
+ * place in the log with their tiles read from the stored field. (The stored solution already holds
+ * later rings' cells; no tile covers them until their ring is replayed, so verdicts are unchanged.)
+ * Throws when the replay disagrees with the stored revisions.
+ */
+export function rebuildReferee(
   field: Field,
   initialTiles: number,
-  newReferee: (field: Field) => Referee,
-  inputs: Iterable<{ at: number; rev: number; input: StoredInput }>,
-): { referee: Referee; revealed: number } {
-  const referee = newReferee({ G: field.G, tiles: field.tiles.slice(0, initialTiles), solution: field.solution });
-  let revealed = 0;
+  base: RefereeBase,
+  snapshot: { rev: number; data: Uint8Array } | undefined,
+  inputsAfter: (rev: number) => Iterable<{ at: number; rev: number; input: StoredInput }>,
+): { referee: Referee; fromSnapshot: number | null } {
+  const restored = snapshot ? fromSnapshot(field, base, snapshot) : null;
+  if (restored && snapshot) {
+    try {
+      replay(restored, field, inputsAfter(snapshot.rev));
+      return { referee: restored, fromSnapshot: snapshot.rev };
+    } catch (err) {
+      console.error("the log after the referee snapshot does not replay onto it; replaying the whole log", err);
+    }
+  }
+  const referee = new Referee({ ...base, field: { G: field.G, tiles: field.tiles.slice(0, initialTiles), solution: field.solution } });
+  replay(referee, field, inputsAfter(0));
+  return { referee, fromSnapshot: null };
+}
+
+/** The referee of a stored snapshot, or null (logged) when it cannot be read: then the whole log is replayed. */
+function fromSnapshot(field: Field, base: RefereeBase, snapshot: { rev: number; data: Uint8Array }): Referee | null {
+  try {
+    const data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(snapshot.data)) as RefereeSnapshot;
+    const tiles = data?.board?.tiles;
+    if (!Number.isSafeInteger(tiles) || tiles > field.tiles.length) throw new Error("the snapshot's tile count does not fit the stored field");
+    const referee = Referee.restore({ ...base, field: { G: field.G, tiles: field.tiles.slice(0, tiles), solution: field.solution } }, data);
+    if (referee.revision !== snapshot.rev) throw new Error(`the snapshot is at revision ${referee.revision}, stored as ${snapshot.rev}`);
+    return referee;
+  } catch (err) {
+    console.error("the referee snapshot is unreadable; replaying the whole log", err);
+    return null;
+  }
+}
+
+/** Feeds stored inputs to the referee in order, checking each stored revision. */
+function replay(referee: Referee, field: Field, inputs: Iterable<{ at: number; rev: number; input: StoredInput }>): void {
   for (const { at, rev, input } of inputs) {
     if (input.type === "close") {
       referee.close(at);
@@ -27,9 +67,7 @@ export function replay(
     } else {
       const result = referee.apply(input, at);
       if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
-      if (input.type === "reveal") revealed++;
     }
     if (referee.revision !== rev) throw new Error(`replay diverged: revision ${referee.revision}, stored ${rev}`);
   }
-  return { referee, revealed };
 }

@@ -1,6 +1,7 @@
 import { CoverageIndex } from "../engine/geometry";
 import type { Field, Tile } from "../engine/types";
 import type { ForcingOracle } from "./forcing";
+import { packInts, unpackInto } from "./pack";
 import { SpatialIndex } from "./spatial";
 
 export const HIDDEN = 0;
@@ -12,6 +13,21 @@ export const STATUS_NAMES: readonly TileStatusName[] = ["hidden", "revealed", "s
 /** Origin of a known cell: a given of a revealed tile, or the index of the committing machine (≥ 0). */
 export const ORIGIN_NONE = -1;
 export const ORIGIN_GIVEN = -2;
+
+/** The board's play state as plain data (referee snapshots); arrays packed with `packInts`. */
+export interface BoardSnapshot {
+  tiles: number;
+  status: string;
+  solver: string;
+  revealer: string;
+  changedAt: string;
+  unknown: string;
+  known: string;
+  origin: string;
+  givenShown: string;
+  solvedOrder: number[];
+  knownCount: number;
+}
 
 /**
  * The field's play state: which tiles are hidden/revealed/solved and by whom, which cells are
@@ -100,6 +116,44 @@ export class Board {
     });
     for (const t of touchedOld) this.neighbourCache[t] = undefined;
     return [...touchedOld].sort((a, b) => a - b);
+  }
+
+  snapshot(): BoardSnapshot {
+    return {
+      tiles: this.tiles.length,
+      status: packInts(this.status),
+      solver: packInts(this.solver),
+      revealer: packInts(this.revealer),
+      changedAt: packInts(this.changedAt),
+      unknown: packInts(this.unknown),
+      known: packInts(this.known),
+      origin: packInts(this.origin),
+      givenShown: packInts(this.givenShown),
+      solvedOrder: [...this.solvedOrder],
+      knownCount: this.knownCount,
+    };
+  }
+
+  /**
+   * Loads a snapshot into a board built on the same tiles, and brings the forcing oracle to the
+   * same knowledge: the revealed tiles and the known cells (propagation is a closure of exactly
+   * these, so the order in which they are given does not matter).
+   */
+  load(s: BoardSnapshot): void {
+    if (s.tiles !== this.tiles.length) throw new Error(`snapshot has ${s.tiles} tiles, the board ${this.tiles.length}`);
+    unpackInto(s.status, this.status);
+    unpackInto(s.solver, this.solver);
+    unpackInto(s.revealer, this.revealer);
+    unpackInto(s.changedAt, this.changedAt);
+    unpackInto(s.unknown, this.unknown);
+    unpackInto(s.known, this.known);
+    unpackInto(s.origin, this.origin);
+    unpackInto(s.givenShown, this.givenShown);
+    this.solvedOrder.length = 0;
+    for (const t of s.solvedOrder) this.solvedOrder.push(t);
+    this.knownCount = s.knownCount;
+    for (let t = 0; t < this.tiles.length; t++) if (this.status[t] !== HIDDEN) this.oracle.reveal(t);
+    for (let c = 0; c < this.known.length; c++) if (this.known[c] !== -1) this.oracle.setKnown(c, this.known[c] as 0 | 1);
   }
 
   get tileCount(): number {

@@ -1,7 +1,8 @@
 import type { RefereeState } from "./state";
 
 /**
- * FNV-1a (two 32-bit lanes) over every part of the play state. Used to prove that a refused
+ * FNV-1a style hashing (two 32-bit lanes; bytes for numbers and strings, whole words with an
+ * extra shift for the long arrays) over every part of the play state. Used to prove that a refused
  * write changed nothing and that a replay rebuilt the same state.
  */
 export function digestState(state: RefereeState, closed: boolean): string {
@@ -62,9 +63,20 @@ class Hasher {
     for (let i = 0; i < s.length; i++) this.word(s.charCodeAt(i));
   }
 
+  /** Arrays (one entry per cell on large fields) are hashed a word per entry, not byte by byte. */
   arr(xs: ArrayLike<number>): void {
     this.num(xs.length);
-    for (let i = 0; i < xs.length; i++) this.word(xs[i] | 0);
+    let a = this.a;
+    let b = this.b;
+    for (let i = 0; i < xs.length; i++) {
+      const w = xs[i] | 0;
+      a = Math.imul(a ^ w, 0x01000193);
+      a ^= a >>> 15;
+      b = Math.imul(b ^ w, 0x01000193 ^ 0x5bd1e995);
+      b ^= b >>> 13;
+    }
+    this.a = a;
+    this.b = b;
   }
 
   hex(): string {

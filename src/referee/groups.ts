@@ -1,3 +1,5 @@
+import { packInts, unpackInts } from "./pack";
+
 /**
  * Groups of agents and their frontiers (SPEC §4.2), as a union-find over agent indices.
  *
@@ -14,6 +16,13 @@ export interface GroupData {
   territory: number[];
   /** Unsolved tiles on the frontier. */
   frontier: Set<number>;
+}
+
+/** The groups as plain data (referee snapshots); sets keep their iteration order. */
+export interface GroupsSnapshot {
+  parent: string;
+  /** Live roots in creation order, each with its group. */
+  groups: Array<{ root: number; members: number[]; territory: number[]; frontier: number[] }>;
 }
 
 export class Groups {
@@ -91,6 +100,30 @@ export class Groups {
     this.data[rb] = null;
     this.roots.delete(rb);
     return met;
+  }
+
+  snapshot(): GroupsSnapshot {
+    return {
+      parent: packInts(this.parent),
+      groups: [...this.roots].map((root) => {
+        const g = this.data[root] as GroupData;
+        return { root, members: [...g.members], territory: [...g.territory], frontier: [...g.frontier] };
+      }),
+    };
+  }
+
+  static fromSnapshot(s: GroupsSnapshot): Groups {
+    const groups = new Groups();
+    for (const p of unpackInts(s.parent)) {
+      groups.parent.push(p);
+      groups.data.push(null);
+    }
+    for (const g of s.groups) {
+      if (!(g.root >= 0 && g.root < groups.parent.length && groups.parent[g.root] === g.root)) throw new Error(`group root ${g.root} is not a root`);
+      groups.data[g.root] = { members: [...g.members], territory: [...g.territory], frontier: new Set(g.frontier) };
+      groups.roots.add(g.root);
+    }
+    return groups;
   }
 
   /** Compact state for the digest. */

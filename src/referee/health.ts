@@ -1,3 +1,5 @@
+import { packInts, packSorted, unpackInto, unpackSorted } from "./pack";
+
 /**
  * A machine's health on one field (SPEC §4.8): the wrong-rate over its last 2,000 counted
  * cells, shared by all its sessions. A correct cell counts once per machine (a retract and
@@ -32,6 +34,20 @@ export interface HealthReport {
   died_at: number | null;
   /** Revision of the write that killed the machine, or null. */
   died_rev: number | null;
+}
+
+/** A machine's health as plain data (referee snapshots): the window, counters and counted cells. */
+export interface HealthSnapshot {
+  ring: string;
+  head: number;
+  size: number;
+  wrongInWindow: number;
+  counted: number;
+  wrongTotal: number;
+  /** Cells counted correct, ascending (only membership matters). */
+  countedCorrect: string;
+  diedAt: number | null;
+  diedRev: number | null;
 }
 
 export class MachineHealth {
@@ -112,6 +128,34 @@ export class MachineHealth {
   /** Compact state for the digest. */
   digestParts(): number[] {
     return [this.head, this.size, this.wrongInWindow, this.counted, this.wrongTotal, this.countedCorrect.size, this.diedAt ?? -1, this.diedRev ?? -1];
+  }
+
+  snapshot(): HealthSnapshot {
+    return {
+      ring: packInts(this.ring),
+      head: this.head,
+      size: this.size,
+      wrongInWindow: this.wrongInWindow,
+      counted: this.counted,
+      wrongTotal: this.wrongTotal,
+      countedCorrect: packSorted(this.countedCorrect),
+      diedAt: this.diedAt,
+      diedRev: this.diedRev,
+    };
+  }
+
+  static fromSnapshot(s: HealthSnapshot): MachineHealth {
+    const h = new MachineHealth();
+    unpackInto(s.ring, h.ring);
+    h.head = s.head;
+    h.size = s.size;
+    h.wrongInWindow = s.wrongInWindow;
+    h.counted = s.counted;
+    h.wrongTotal = s.wrongTotal;
+    for (const c of unpackSorted(s.countedCorrect)) h.countedCorrect.add(c);
+    h.diedAt = s.diedAt;
+    h.diedRev = s.diedRev;
+    return h;
   }
 }
 

@@ -4,4 +4,5 @@ export type { ForcingOracle, ForcingOracleFactory, ForcingRule, Forcing } from "
 export type { HealthReport, HealthState } from "./health";
 export { decodeKnown, encodeKnown, type DeltaKnown } from "./delta";
 export type { GrowInput } from "./grow";
+export type { RefereeSnapshot } from "./snapshot";
 export * from "./types";

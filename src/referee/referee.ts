@@ -1,5 +1,5 @@
 import type { Field } from "../engine/types";
-import { Board, ORIGIN_GIVEN, STATUS_NAMES, type TileStatusName } from "./board";
+import { Board, HIDDEN, ORIGIN_GIVEN, STATUS_NAMES, type TileStatusName } from "./board";
 import { closedError } from "./access";
 import { commit } from "./commit";
 import { digestState } from "./digest";
@@ -13,6 +13,7 @@ import { agentList, observe, totals, type ObserveResult } from "./observe";
 import { retract } from "./retract";
 import { reveal } from "./reveal";
 import { Seats } from "./seats";
+import { SNAPSHOT_FORMAT, type RefereeSnapshot } from "./snapshot";
 import type { FieldStatus, HandlerResult, RefereeState } from "./state";
 import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput, WriteResult } from "./types";
 import { bad, isRecord } from "./validate";
@@ -32,7 +33,7 @@ export interface RefereeInit {
  * fresh Referee rebuilds the same state, answers and events (restore after eviction, audit).
  */
 export class Referee {
-  private readonly state: RefereeState;
+  private state: RefereeState;
   private closeEvent: RefereeEvent | null = null;
 
   constructor(init: RefereeInit) {
@@ -126,7 +127,60 @@ export class Referee {
     return this.state.grown;
   }
 
+  // ---- snapshots: restore without replaying the whole day ----
+
+  /** The whole play state as plain JSON data (see snapshot.ts). Call between writes. */
+  snapshot(): RefereeSnapshot {
+    const { board, seats, groups } = this.state;
+    return {
+      format: SNAPSHOT_FORMAT,
+      gameId: this.state.gameId,
+      G: board.G,
+      revision: this.state.revision,
+      status: this.state.status,
+      grown: this.state.grown,
+      closeEvent: this.closeEvent && { ...this.closeEvent },
+      board: board.snapshot(),
+      ...seats.snapshot(),
+      groups: groups.snapshot(),
+      digest: this.stateDigest(),
+    };
+  }
+
+  /**
+   * A referee in the state `snapshot` recorded: the same digest, answers and later events as the
+   * one it was taken from. `init.field` must hold exactly the tiles the field had then (grown
+   * rings included) and the same solution. Throws on a snapshot that does not fit or is damaged.
+   */
+  static restore(init: RefereeInit, snapshot: RefereeSnapshot): Referee {
+    if (snapshot?.format !== SNAPSHOT_FORMAT) throw new Error("not a referee snapshot of a known format");
+    if (snapshot.gameId !== init.gameId || snapshot.G !== init.field.G) throw new Error("the snapshot belongs to another field");
+    const referee = new Referee(init);
+    const { board } = referee.state;
+    board.load(snapshot.board);
+    referee.state = {
+      ...referee.state,
+      seats: Seats.fromSnapshot(snapshot),
+      groups: Groups.fromSnapshot(snapshot.groups),
+      revision: snapshot.revision,
+      status: snapshot.status,
+      grown: snapshot.grown,
+    };
+    referee.closeEvent = snapshot.closeEvent && { ...snapshot.closeEvent };
+    if (referee.stateDigest() !== snapshot.digest) throw new Error("the snapshot is damaged: its state digest does not match");
+    return referee;
+  }
+
   // ---- read helpers for the Durable Object, the spectator and the archive ----
+
+  /** Tiles revealed so far (solved tiles included: a tile is revealed before it is solved). */
+  revealedTiles(): number {
+    const { status } = this.state.board;
+    let n = 0;
+    for (let t = 0; t < status.length; t++) if (status[t] !== HIDDEN) n++;
+    return n;
+  }
+
 
   agents(): Array<Record<string, unknown>> {
     return agentList(this.state);

@@ -1,4 +1,4 @@
-import { MachineHealth } from "./health";
+import { MachineHealth, type HealthSnapshot } from "./health";
 
 /** At most this many distinct sessions per machine per field, counted over the day (SPEC §4.1). */
 export const MAX_SESSIONS = 3;
@@ -43,6 +43,9 @@ export interface Machine {
   reward: number;
   solved: number;
 }
+
+/** A machine as plain data (referee snapshots). */
+export type MachineSnapshot = Omit<Machine, "health"> & { health: HealthSnapshot };
 
 /** The seated agents and their machines. */
 export class Seats {
@@ -99,6 +102,28 @@ export class Seats {
     machine.sessions.push(fields.session);
     machine.agents.push(agent.index);
     return agent;
+  }
+
+  snapshot(): { agents: Agent[]; machines: MachineSnapshot[] } {
+    return {
+      agents: this.agents.map((a) => ({ ...a, tags: [...a.tags] })),
+      machines: this.machines.map((m) => ({ ...m, sessions: [...m.sessions], agents: [...m.agents], health: m.health.snapshot() })),
+    };
+  }
+
+  static fromSnapshot(s: { agents: Agent[]; machines: MachineSnapshot[] }): Seats {
+    const seats = new Seats();
+    s.machines.forEach((m, i) => {
+      if (m.index !== i) throw new Error(`machine ${i} has index ${m.index}`);
+      seats.machines.push({ ...m, sessions: [...m.sessions], agents: [...m.agents], health: MachineHealth.fromSnapshot(m.health) });
+      seats.machineById.set(m.id, i);
+    });
+    s.agents.forEach((a, i) => {
+      if (a.index !== i || !seats.machines[a.machine]) throw new Error(`agent ${i} is malformed`);
+      seats.agents.push({ ...a, tags: [...a.tags] });
+      seats.agentById.set(a.id, i);
+    });
+    return seats;
   }
 
   credit(agent: Agent, cells: number): void {
