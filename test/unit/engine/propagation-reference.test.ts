@@ -4,6 +4,9 @@ import type { Forcing, PropagationDepth } from "../../../src/engine/propagation/
 import { ReferencePropagator } from "../../../src/engine/propagation-reference";
 import { randomField, Rng, type TestField } from "./propagation-fixtures";
 
+/** The reference is slow by design; leave room on a busy machine. */
+const SLOW = 180_000;
+
 /**
  * Property tests: the incremental propagator and the from-scratch reference must give the
  * same verdict (value and rule) for every cell, after every kind of change, on random fields.
@@ -101,21 +104,21 @@ describe("incremental propagation agrees with the from-scratch reference", () =>
     let forced = 0;
     for (let seed = 1; seed <= 40; seed++) forced += play(seed, 0, 30);
     expect(forced).toBeGreaterThan(50); // the scenarios really exercise forcing
-  });
+  }, SLOW);
 
   it("depth 0: larger fields with more tiles", () => {
     for (let seed = 100; seed <= 105; seed++) play(seed, 0, 40, 14, 7);
-  });
+  }, SLOW);
 
   it("depth 1: random play", () => {
     let forced = 0;
     for (let seed = 200; seed <= 215; seed++) forced += play(seed, 1, 20);
     expect(forced).toBeGreaterThan(10);
-  });
+  }, SLOW);
 
   it("depth 2: random play (small)", () => {
     for (let seed = 300; seed <= 304; seed++) play(seed, 2, 12, 8, 3);
-  });
+  }, SLOW);
 
   it("all rules and bifurcation occur, and bifurcation fixes cells depth 0 leaves open", () => {
     const rules = new Set<string>();
@@ -175,7 +178,7 @@ describe("contradictory input", () => {
       expect(expectSame(inc, ref, G, `seed ${seed} cleared`)).not.toBe("contradiction");
     }
     expect(contradictions).toBeGreaterThan(5);
-  });
+  }, SLOW);
 });
 
 describe("on fields from the generator", () => {
