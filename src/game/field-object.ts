@@ -4,7 +4,7 @@ import { seedCommit } from "../engine/commitments";
 import type { Field } from "../engine/types";
 import type { Env } from "../env";
 import { Referee } from "../referee";
-import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput } from "../referee/types";
+import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, SeatDetails, WriteInput } from "../referee/types";
 import { chainEvent } from "./chain";
 import { FieldStore, type StoredInput } from "./field-store";
 import { forgetGame, type GameSummary } from "./registry";
@@ -35,15 +35,8 @@ export interface CreateArgs {
 }
 
 /** A join after the edge proved the caller's machine (or, in development mode, did not). */
-export interface JoinArgs {
+export interface JoinArgs extends SeatDetails {
   machineId: string;
-  session: string;
-  name: string;
-  model: string;
-  harness: string;
-  harnessSource: "transport" | "argument" | "unknown";
-  tags: string[];
-  verified: boolean;
   /** Hand out an `agent_secret` (proof joins: the client cannot set an Authorization header). */
   issueSecret: boolean;
 }

@@ -2,6 +2,7 @@ import { CoverageIndex } from "../engine/geometry";
 import type { Field, Tile } from "../engine/types";
 import type { ForcingOracle } from "./forcing";
 import { packInts, unpackInto } from "./pack";
+import { sortedHas } from "./sorted";
 import { SpatialIndex } from "./spatial";
 
 export const HIDDEN = 0;
@@ -175,16 +176,7 @@ export class Board {
 
   /** Is `cell` one of the givens of `tileId`? (givens are ascending) */
   isGivenOf(tileId: number, cell: number): boolean {
-    const g = this.tiles[tileId].givens;
-    let lo = 0;
-    let hi = g.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (g[mid] === cell) return true;
-      if (g[mid] < cell) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return sortedHas(this.tiles[tileId].givens, cell);
   }
 
   setKnown(cell: number, value: 0 | 1, origin: number): void {

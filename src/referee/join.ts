@@ -2,6 +2,7 @@ import { deadError } from "./access";
 import { chooseSeed } from "./seed-choice";
 import { agentId, MAX_SESSIONS, type Agent } from "./seats";
 import type { HandlerResult, RefereeState } from "./state";
+import { tileGeometry } from "./tile-view";
 import type { WriteInput } from "./types";
 import { bad, checkLabel, isRecord, MAX_TAGS } from "./validate";
 
@@ -70,7 +71,7 @@ function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record
   const t = agent.seed === null ? null : state.board.tiles[agent.seed];
   return {
     agent: agent.id,
-    seed_tile: t && { id: t.id, cells: t.cellIds.length, x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects, m: t.m },
+    seed_tile: t && { id: t.id, ...tileGeometry(t) },
     revision,
     verified: agent.verified,
     harness: agent.harness,

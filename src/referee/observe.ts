@@ -1,7 +1,9 @@
 import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
 import { encodeKnown } from "./delta";
 import type { Agent } from "./seats";
+import { sortedHas } from "./sorted";
 import type { RefereeState } from "./state";
+import { tileGeometry } from "./tile-view";
 import type { ObserveQuery, RefereeError } from "./types";
 import { bad, isNonNegInt, isRecord } from "./validate";
 
@@ -89,13 +91,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     const neighbours = board.neighbours(id);
     return {
       id,
-      x0: t.x0,
-      y0: t.y0,
-      w: t.w,
-      h: t.h,
-      rects: t.rects,
-      cells: t.cellIds.length,
-      m: t.m,
+      ...tileGeometry(t),
       status: STATUS_NAMES[board.status[id]],
       agent: solver >= 0 ? seats.agents[solver].id : null,
       neighbours: rules.fog ? neighbours.filter(visible) : neighbours,
@@ -147,21 +143,10 @@ function agentScopeTiles(state: RefereeState, agent: Agent): number[] {
     base.map((t) => board.tiles[t]),
     AGENT_RADIUS,
   );
-  const extra = [...g.frontier].filter((t) => !aroundHas(around, t));
+  const extra = [...g.frontier].filter((t) => !sortedHas(around, t));
   return extra.length === 0 ? around : [...around, ...extra].sort((a, b) => a - b);
 }
 
-function aroundHas(sorted: number[], t: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] === t) return true;
-    if (sorted[mid] < t) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
 
 /** Under fog: a hidden tile is reached when it is a member's seed or overlaps a tile the group revealed or solved. */
 function reached(state: RefereeState, tile: number, roots: Set<number>, seeds: Set<number>): boolean {

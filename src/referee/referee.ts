@@ -69,23 +69,8 @@ export class Referee {
     if (!isRecord(input)) return { ok: false, error: bad("a write must be an object with a type") };
     if (!Number.isSafeInteger(atMs)) return { ok: false, error: bad("atMs must be an integer (unix milliseconds)") };
     if (this.state.status === "closed") return { ok: false, error: closedError(this.state) };
-    let result: HandlerResult;
-    switch (input.type) {
-      case "join":
-        result = join(this.state, input, atMs);
-        break;
-      case "reveal":
-        result = reveal(this.state, input);
-        break;
-      case "commit":
-        result = commit(this.state, input, atMs);
-        break;
-      case "retract":
-        result = retract(this.state, input);
-        break;
-      default:
-        return { ok: false, error: bad(`unknown write type ${String((input as { type?: unknown }).type)}`) };
-    }
+    const result = this.judge(input, atMs);
+    if (!result) return { ok: false, error: bad(`unknown write type ${String((input as { type?: unknown }).type)}`) };
     if (!result.ok) return result;
     if (!result.changed) return { ok: true, answer: result.answer, event: null };
     const rev = ++this.state.revision;
@@ -94,6 +79,22 @@ export class Referee {
     if (input.type !== "join") event.agent = input.agent;
     Object.assign(event, result.event);
     return { ok: true, answer: result.answer, event };
+  }
+
+  /** The handler of the write's type; null for an unknown type. */
+  private judge(input: WriteInput, atMs: number): HandlerResult | null {
+    switch (input.type) {
+      case "join":
+        return join(this.state, input, atMs);
+      case "reveal":
+        return reveal(this.state, input);
+      case "commit":
+        return commit(this.state, input, atMs);
+      case "retract":
+        return retract(this.state, input);
+      default:
+        return null;
+    }
   }
 
   observe(query: ObserveQuery & { callerMachineId?: string }): ObserveResult {

@@ -2,6 +2,7 @@ import { conflictCheck, seatedCaller } from "./access";
 import { REVEALED, SOLVED } from "./board";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
+import { tileGeometry } from "./tile-view";
 import type { WriteInput } from "./types";
 import { bad, checkIntent, isNonNegInt } from "./validate";
 
@@ -78,13 +79,7 @@ function revealAnswer(
   for (const c of t.cellIds) if (board.known[c] !== -1 && !board.isGivenOf(tileId, c)) seam.push([c, board.known[c]]);
   return {
     tile: t.id,
-    x0: t.x0,
-    y0: t.y0,
-    w: t.w,
-    h: t.h,
-    rects: t.rects,
-    cells: t.cellIds.length,
-    m: t.m,
+    ...tileGeometry(t),
     givens,
     seam,
     solved,

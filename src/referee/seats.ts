@@ -1,20 +1,14 @@
 import { MachineHealth, type HealthSnapshot } from "./health";
+import type { SeatDetails } from "./types";
 
 /** At most this many distinct sessions per machine per field, counted over the day (SPEC §4.1). */
 export const MAX_SESSIONS = 3;
 
-export interface Agent {
+export interface Agent extends SeatDetails {
   index: number;
   /** `<machineId>/<session>` */
   id: string;
   machine: number;
-  session: string;
-  name: string;
-  model: string;
-  harness: string;
-  harnessSource: "transport" | "argument" | "unknown";
-  tags: string[];
-  verified: boolean;
   /** Seed tile id, or null when the field had no unsolved tile left at join. */
   seed: number | null;
   joinedAt: number;

@@ -32,20 +32,27 @@ export interface FieldRules {
   fog: boolean;
 }
 
+/**
+ * What a join records about the agent it seats (SPEC §4.1, §6), besides its machine. (A type, not
+ * an interface, so that a join input still counts as a plain record.)
+ */
+export type SeatDetails = {
+  session: string;
+  name: string;
+  model: string;
+  harness: string;
+  harnessSource: "transport" | "argument" | "unknown";
+  tags: string[];
+  verified: boolean;
+};
+
 /** A write as the referee sees it, after the edge has validated shapes and proven the caller's machine. */
 export type WriteInput =
-  | {
+  | ({
       type: "join";
       /** The proven machine of the caller. */
       machineId: string;
-      session: string;
-      name: string;
-      model: string;
-      harness: string;
-      harnessSource: "transport" | "argument" | "unknown";
-      tags: string[];
-      verified: boolean;
-    }
+    } & SeatDetails)
   | { type: "reveal"; machineId: string; agent: string; expectedRevision: number; tile: number; intent: string }
   | { type: "commit"; machineId: string; agent: string; expectedRevision: number; cells: Array<[number, 0 | 1]>; intent: string }
   | { type: "retract"; machineId: string; agent: string; expectedRevision: number; cells: number[]; intent: string };

@@ -1,8 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
-import { toolError } from "../results";
-import { answer, callField, fieldStub, listIds, writeAuth } from "./play-common";
-import { commitArgs, MAX_COMMIT_CELLS } from "./play-schemas";
+import { listIds, playWrite } from "./play-common";
+import { commitArgs } from "./play-schemas";
 
 /** `commit` (SPEC §4.4): cell values judged in order against the hidden solution. */
 export function registerCommit(server: McpServer, ctx: ToolContext): void {
@@ -15,24 +14,14 @@ export function registerCommit(server: McpServer, ctx: ToolContext): void {
       inputSchema: commitArgs,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async (args) => {
-      if (args.cells.length > MAX_COMMIT_CELLS) {
-        return toolError("too_large", `batch too large: ${args.cells.length} cells; commit at most ${MAX_COMMIT_CELLS} per call`);
-      }
-      const auth = await writeAuth(ctx, args.agent_secret);
-      if (!auth.ok) return auth.result;
-      const cells = args.cells.map(([id, v]) => [id, v] as [number, 0 | 1]);
-      const input = { type: "commit" as const, agent: args.agent, expectedRevision: args.expected_revision, cells, intent: args.intent };
-      return callField(async () =>
-        answer(await fieldStub(ctx.env, args.game_id).write({ input, machineId: auth.machineId, agentSecret: auth.agentSecret }), (a) => {
-          const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
-          const health = a.health as { state?: string; rate?: number } | undefined;
-          const solved = n("solved") ? ` Solved: ${listIds(a.solved)} (+${String(a.reward)}).` : "";
-          const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
-          const meets = n("meets") ? ` Met ${n("meets")} group(s).` : "";
-          return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets} Health ${health?.state ?? "?"}.`;
-        }),
-      );
-    },
+    (args) =>
+      playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
+        const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
+        const health = a.health as { state?: string; rate?: number } | undefined;
+        const solved = n("solved") ? ` Solved: ${listIds(a.solved)} (+${String(a.reward)}).` : "";
+        const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
+        const meets = n("meets") ? ` Met ${n("meets")} group(s).` : "";
+        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets} Health ${health?.state ?? "?"}.`;
+      }),
   );
 }

@@ -4,6 +4,7 @@ import type { Outcome } from "../../game/field-object";
 import { machineFromBearer } from "../../identity/api";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
+import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "./play-schemas";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
 
@@ -43,6 +44,43 @@ export async function writeAuth(
     ok: false,
     result: toolError("identity", "this write must prove your machine: send 'Authorization: Bearer msc_…' (see /identity) or pass the agent_secret your join returned."),
   };
+}
+
+/** The arguments every write tool shares (SPEC §6). */
+export interface WriteToolArgs {
+  game_id: string;
+  agent: string;
+  expected_revision: number;
+  intent: string;
+  agent_secret?: string;
+}
+
+/** What a write adds to the shared arguments: its type and its target (a tile or cells). */
+export type WriteDetail =
+  | { type: "reveal"; tile: number }
+  | { type: "commit"; cells: Array<[number, 0 | 1]> }
+  | { type: "retract"; cells: number[] };
+
+/**
+ * One write tool call: refuse an oversized batch with `too_large`, prove the machine, send the
+ * write to the field, and answer with `summarise`'s text.
+ */
+export async function playWrite(
+  ctx: ToolContext,
+  args: WriteToolArgs,
+  detail: WriteDetail,
+  summarise: (a: Record<string, unknown>) => string,
+): Promise<CallToolResult> {
+  if (detail.type !== "reveal") {
+    const max = detail.type === "commit" ? MAX_COMMIT_CELLS : MAX_RETRACT_CELLS;
+    if (detail.cells.length > max) return toolError("too_large", `batch too large: ${detail.cells.length} cells; ${detail.type} at most ${max} per call`);
+  }
+  const auth = await writeAuth(ctx, args.agent_secret);
+  if (!auth.ok) return auth.result;
+  const input = { ...detail, agent: args.agent, expectedRevision: args.expected_revision, intent: args.intent };
+  return callField(async () =>
+    answer(await fieldStub(ctx.env, args.game_id).write({ input, machineId: auth.machineId, agentSecret: auth.agentSecret }), summarise),
+  );
 }
 
 /** The machine a read-only call comes from, when it carries a valid token (for the caller's health). */

@@ -2,17 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Field } from "../../../src/engine/types";
 import type { Referee } from "../../../src/referee/referee";
 import { gridField, scatterField } from "./fixtures";
-import { commit, joinInput, makeReferee, ok, reveal } from "./helpers";
+import { commit, joinInput, lcg, makeReferee, ok, reveal } from "./helpers";
 import { ReferenceForcing } from "./reference-forcing";
-
-/** A tiny deterministic PRNG for choosing test moves. */
-function lcg(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s >>> 8) % n;
-  };
-}
 
 function snapshot(ref: Referee, field: Field): { known: Int8Array; revealed: Set<number> } {
   const known = new Int8Array(field.G * field.G).fill(-1);

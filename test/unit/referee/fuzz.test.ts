@@ -2,15 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Referee } from "../../../src/referee/referee";
 import type { WriteInput } from "../../../src/referee/types";
 import { scatterField } from "./fixtures";
-import { honestStep, joinInput, makeReferee, ok, T0 } from "./helpers";
-
-function lcg(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s >>> 8) % n;
-  };
-}
+import { honestStep, joinInput, lcg, makeReferee, ok, T0 } from "./helpers";
 
 /** Odd values of every JSON type (and some that JSON cannot carry). */
 function oddValue(rnd: (n: number) => number, depth = 0): unknown {

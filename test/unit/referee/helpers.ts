@@ -5,6 +5,15 @@ import type { ForcingOracleFactory } from "../../../src/referee/forcing";
 
 export const T0 = 1_800_000_000_000;
 
+/** A small deterministic generator for random play: `rnd(n)` is an integer in [0, n). */
+export function lcg(seed: number): (n: number) => number {
+  let s = seed >>> 0;
+  return (n) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return (s >>> 8) % n;
+  };
+}
+
 export function makeReferee(field: Field, rules: Partial<FieldRules> = {}, forcing?: ForcingOracleFactory, seed = "seed-1"): Referee {
   return new Referee({ gameId: "test-game", seed, field, rules: { guess: "accept", depth: 0, fog: false, ...rules }, forcing });
 }

@@ -3,15 +3,7 @@ import type { Field } from "../../../src/engine/types";
 import type { Referee } from "../../../src/referee/referee";
 import type { WriteInput } from "../../../src/referee/types";
 import { gridField, scatterField } from "./fixtures";
-import { joinInput, makeReferee, T0 } from "./helpers";
-
-function lcg(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s >>> 8) % n;
-  };
-}
+import { joinInput, lcg, makeReferee, T0 } from "./helpers";
 
 /** A messy day: joins and rejoins, reveals on and off the frontier, commits with wrong cells, retracts, stale revisions. */
 function recordDay(field: Field, seed: number, rules: { fog?: boolean; depth?: 0 | 1 | 2; guess?: "accept" | "reject" } = {}): {

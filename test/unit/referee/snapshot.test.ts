@@ -4,7 +4,7 @@ import { Referee, type RefereeInit } from "../../../src/referee/referee";
 import type { RefereeSnapshot } from "../../../src/referee/snapshot";
 import type { FieldRules, WriteInput } from "../../../src/referee/types";
 import { chainField, gridField, scatterField } from "./fixtures";
-import { joinInput, T0 } from "./helpers";
+import { joinInput, lcg, T0 } from "./helpers";
 
 /**
  * Snapshots (restore without replaying the whole day): at random points of random play, a
@@ -14,14 +14,6 @@ import { joinInput, T0 } from "./helpers";
  */
 
 type Step = { kind: "write"; input: WriteInput; at: number } | { kind: "grow"; ring: number; upTo: number; at: number } | { kind: "close"; at: number };
-
-function lcg(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s >>> 8) % n;
-  };
-}
 
 function initFor(whole: Field, tiles: number, rules: FieldRules): RefereeInit {
   return { gameId: "snap-game", seed: "snap-seed", field: { G: whole.G, tiles: whole.tiles.slice(0, tiles), solution: whole.solution }, rules };
