@@ -8,7 +8,9 @@
  * commits of 512 true cells (whole unsolved tiles, in random order) are applied two ways:
  *
  *   judged — as the referee does: forcedValue(cell) just before setKnown(cell), cell by cell;
- *   batch  — setKnown for all 512 cells, then one forcedValue (the propagation alone).
+ *   batch  — setKnown for all 512 cells, then one forcedValue (the propagation alone);
+ *   then retractions of 512 cells (clearKnown, one forcedValue): a commit undone, and cells
+ *   scattered over the field.
  *
  * Target: ≤ 5 ms per 512-cell commit (wall time). Baselines, measured in the same run: rebuilding the
  * propagation from scratch after each commit (same engine, no incrementality), and, on a
@@ -144,6 +146,7 @@ async function main(): Promise<void> {
   console.log(`field: G=${field.G}, ${field.tiles.length} tiles (10×10 copies of a generated G=100 scatter field, ${(performance.now() - t0).toFixed(0)} ms)`);
 
   // --- G = 1000, depth 0 ---------------------------------------------------------------
+  const givens = new Set(field.tiles.flatMap((t) => t.givens));
   for (const mode of ["judged", "batch"] as const) {
     const p = new Propagator(field.G, 0);
     t0 = performance.now();
@@ -173,6 +176,34 @@ async function main(): Promise<void> {
     }
     report(`G=1000 depth 0, 512-cell commit, ${mode}`, times, TARGET_MS);
     if (mode === "judged") console.log(`  (${judged} cells judged, ${((100 * forced) / judged).toFixed(1)} % forced)`);
+    if (mode === "batch") {
+      // Retractions, then one question: a fresh commit of 512 cells taken back (an agent
+      // undoing its work), and 512 committed cells picked anywhere in the field.
+      const undo: number[] = [];
+      const scattered: number[] = [];
+      const committed = [...setup.known].filter((c) => !givens.has(c));
+      for (let k = 0; k < 10; k++) {
+        for (const [times, cells] of [
+          [undo, nextCommit(field, setup, int)],
+          [scattered, shuffle(committed, int).slice(0, 512)],
+        ] as const) {
+          if (times === undo) {
+            for (const c of cells) p.setKnown(c, field.solution[c] as 0 | 1);
+            p.forcedValue(cells[0]);
+          }
+          const start = performance.now();
+          for (const c of cells) p.clearKnown(c);
+          p.forcedValue(cells[0]);
+          times.push(performance.now() - start);
+          if (times === scattered) {
+            for (const c of cells) p.setKnown(c, field.solution[c] as 0 | 1);
+            p.forcedValue(cells[0]);
+          }
+        }
+      }
+      report("G=1000 depth 0, retract the last 512-cell commit", undo);
+      report("G=1000 depth 0, retract 512 cells anywhere", scattered);
+    }
   }
 
   // Baseline: the same engine rebuilt from scratch after each commit.

@@ -114,7 +114,9 @@ export class Propagator {
       this.markDirty(cell);
       return;
     }
-    this.flush();
+    // No flush first: a region computed on a board still waiting for propagation is enough
+    // (a derived cell outside it cannot depend on this cell, nor on an earlier retraction,
+    // whose region was cleared), so a batch of retractions shares one re-propagation.
     s.known[cell] = 0;
     if (this.poisoned) {
       this.unassign(cell);
