@@ -1,5 +1,6 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { generateRing, type FieldParams } from "../../src/engine";
 import type { Field } from "../../src/engine/types";
 import type { FieldObject } from "../../src/game/field-object";
 import { FieldStore } from "../../src/game/field-store";
@@ -23,7 +24,9 @@ const inside = (o: FieldObject): Inside => o as unknown as Inside;
 async function view(stub: Stub, agents: string[]) {
   const manifest = ok(await stub.manifest());
   const events = ok(await stub.events(0)).events;
-  const full = ok(await stub.observe({ full: true }));
+  // The whole field, or on a larger canvas two rects covering the grown area (at most 120 a side).
+  const G = ok(await stub.manifest()).G;
+  const full = G <= 120 ? ok(await stub.observe({ full: true })) : [ok(await stub.observe({ rect: [0, 0, 120, 120] })), ok(await stub.observe({ rect: [80, 80, 120, 120] }))];
   const perAgent = await Promise.all(agents.map(async (agent) => ok(await stub.observe({ agent, callerMachineId: agent.split("/")[0] }))));
   return { manifest, events, full, perAgent };
 }
@@ -100,6 +103,38 @@ describe("field object: referee snapshots", () => {
     const events = ok(await stub.events(0)).events;
     expect(events.map((e) => e.rev)).toEqual(events.map((_, i) => i + 1));
     for (let i = 1; i < events.length; i++) expect(events[i].prev).toBe(events[i - 1].hash);
+  });
+
+  it("restores a snapshot taken after a ring grew, on the tiles of that moment", async () => {
+    const params = { kind: "field" as const, chunks: 2, chunk_g: 40, grow: true, G: 200 };
+    const { stub, raw, field, seed } = await createPlaying(params, 200, { rules: { guess: "accept", depth: 0, fog: true }, grow: { frontier_coverage: 0.1 } });
+    const players = new ScriptedPlayers(stub, field);
+    await players.join();
+    const grown = async () => (ok(await stub.manifest()).grown);
+    for (let i = 0; i < 200 && (await grown()) === 0; i++) {
+      if ((await players.pass(1)) === 0) await players.join();
+      await runDurableObjectAlarm(raw);
+    }
+    for (let i = 0; i < 600 && (await grown()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await grown()).toBe(1);
+    const growRev = Number(ok(await stub.events(0)).events.find((e) => e.type === "grow")!.rev);
+    expect(growRev).toBeLessThan(SNAPSHOT_EVERY);
+    const ring = await generateRing(seed, { ...params, seed } as FieldParams, 1, field);
+    const whole: Field = { G: field.G, tiles: [...field.tiles, ...ring.tiles], solution: ring.solution };
+
+    players.revision = ok(await stub.manifest()).log_head.revision;
+    await playCells(stub, whole, players, SNAPSHOT_EVERY + 11);
+    expect(await snapshotRevs(raw)).toEqual([{ rev: SNAPSHOT_EVERY, parts: 1 }]);
+    expect(await grown()).toBe(1);
+    const before = await view(stub, players.agents);
+    const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
+    await evictDurableObject(raw);
+    expect(await view(stub, players.agents)).toEqual(before);
+    expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({
+      digest,
+      snapshotRev: SNAPSHOT_EVERY,
+    });
+    expect(await fullReplayDigest(raw)).toBe(digest);
   });
 
   it("a damaged or missing snapshot falls back to the full replay, and the next write stores a fresh one", async () => {
