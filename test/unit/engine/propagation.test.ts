@@ -142,6 +142,20 @@ describe("bad and contradictory input", () => {
     expect(p.forcedValue(id(2, 0))).toEqual({ value: 0, rule: "run" });
   });
 
+  it("repeated and redundant calls change nothing", () => {
+    const p = board(0, tile(0, 0, 0, 4, 4));
+    known(p, [[0, 0, 0], [1, 0, 0]]);
+    const before = Array.from({ length: G * G }, (_, c) => p.forcedValue(c));
+    p.reveal(0);
+    p.setKnown(id(1, 0), 0);
+    p.clearKnown(id(5, 5)); // never known
+    expect(Array.from({ length: G * G }, (_, c) => p.forcedValue(c))).toEqual(before);
+    // Replacing a known value withdraws the old one first.
+    p.setKnown(id(1, 0), 1);
+    expect(p.forcedValue(id(2, 0))).toBeNull();
+    expect(p.contradiction).toBe(false);
+  });
+
   it("refuses what is not a field, a depth or a tile of even lines", () => {
     expect(() => new Propagator(G, 3 as PropagationDepth)).toThrow(/depth/);
     const p = new Propagator(G, 0);
