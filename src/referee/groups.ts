@@ -56,6 +56,11 @@ export class Groups {
     return this.data[this.find(agent)] as GroupData;
   }
 
+  /** Agents added so far. */
+  get size(): number {
+    return this.parent.length;
+  }
+
   /** Roots of all groups, in creation order. */
   rootList(): number[] {
     return [...this.roots];
@@ -122,6 +127,16 @@ export class Groups {
       if (!(g.root >= 0 && g.root < groups.parent.length && groups.parent[g.root] === g.root)) throw new Error(`group root ${g.root} is not a root`);
       groups.data[g.root] = { members: [...g.members], territory: [...g.territory], frontier: new Set(g.frontier) };
       groups.roots.add(g.root);
+    }
+    // Every agent must reach a listed root (a damaged parent list could otherwise loop in find).
+    const n = groups.parent.length;
+    for (let i = 0; i < n; i++) {
+      let p = i;
+      for (let steps = 0; groups.parent[p] !== p; steps++) {
+        p = groups.parent[p];
+        if (steps > n || !(p >= 0 && p < n)) throw new Error(`agent ${i} has no group`);
+      }
+      if (!groups.roots.has(p)) throw new Error(`agent ${i} has no group`);
     }
     return groups;
   }

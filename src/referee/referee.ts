@@ -159,10 +159,13 @@ export class Referee {
     const referee = new Referee(init);
     const { board } = referee.state;
     board.load(snapshot.board);
+    const seats = Seats.fromSnapshot(snapshot);
+    const groups = Groups.fromSnapshot(snapshot.groups);
+    if (groups.size !== seats.agents.length) throw new Error("the snapshot's groups do not match its agents");
     referee.state = {
       ...referee.state,
-      seats: Seats.fromSnapshot(snapshot),
-      groups: Groups.fromSnapshot(snapshot.groups),
+      seats,
+      groups,
       revision: snapshot.revision,
       status: snapshot.status,
       grown: snapshot.grown,

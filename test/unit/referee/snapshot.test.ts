@@ -150,6 +150,9 @@ describe("referee snapshots: restore + continue equals the uninterrupted run", (
       (s) => (s.format = "other" as RefereeSnapshot["format"]),
       (s) => (s.gameId = "another-game"),
       (s) => (s.board.tiles = 8),
+      // A parent cycle (would loop forever in find) and a parent list of the wrong length.
+      (s) => (s.groups.parent = "0,2,1"),
+      (s) => (s.groups.parent = "0,1"),
     ];
     for (const [i, hurt] of damage.entries()) {
       const s = structuredClone(good);
