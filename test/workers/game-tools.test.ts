@@ -75,6 +75,24 @@ describe("play tools over /mcp", () => {
     expect(code(await observe([0, 0, 1, 1]))).toBe("missing");
   });
 
+  it("answers malformed arguments with structuredContent.error like every other refusal (bad_input, too_large)", async () => {
+    const agent = "m-0123456789abcdef/1";
+    const refusal = (r: ToolResult) => {
+      expect(r.isError).toBe(true);
+      const error = r.structuredContent?.error as { code: string; message: string };
+      expect(error.message).toBe(r.content[0].text);
+      return error;
+    };
+    const negative = refusal(await call("commit", { game_id: "g", agent, expected_revision: 0, cells: [[-1, 0]], agent_secret: "as_x" }));
+    expect(negative.code).toBe("bad_input");
+    expect(negative.message).toMatch(/cells\.0\.0.*>=0/);
+    expect(refusal(await call("commit", { game_id: "g", agent, expected_revision: 0, cells: [] })).code).toBe("bad_input");
+    expect(refusal(await call("retract", { game_id: "g", agent, expected_revision: -1, cells: [1] })).code).toBe("bad_input");
+    expect(refusal(await call("observe", { game_id: "g", rect: [0, 0, 0, 0] })).code).toBe("bad_input");
+    expect(refusal(await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: "seven" })).code).toBe("bad_input");
+    expect(refusal(await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(161) })).code).toBe("too_large");
+  });
+
   it("start_mosaic answers at once with generating; defaults and cross-field checks apply", async () => {
     const started = await call("start_mosaic", { kind: "grid", n: 6 });
     expect(started.isError).toBeFalsy();

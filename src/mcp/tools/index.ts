@@ -7,12 +7,14 @@ import { registerObserve } from "./observe";
 import { registerRetract } from "./retract";
 import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
+import { reportInvalidArguments } from "./invalid-arguments";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered on a fresh server per request.
  * Each tool lives in its own file and receives the request's context.
  */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
+  reportInvalidArguments(server);
   registerListGames(server, ctx);
   registerStartMosaic(server, ctx);
   registerJoin(server, ctx);
