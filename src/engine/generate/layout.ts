@@ -6,8 +6,10 @@
  *   cannot be filled, so the layout is always complete).
  * - field: every chunk is its own stage (shapes and values) over the chunk minus a band of BAND
  *   cells on its right and bottom edges (so chunks never touch and are independent); then a seam
- *   stage drops connector tiles anchored in the bands, overlapping the chunks on both sides;
- *   then one stage chooses the givens of all of them.
+ *   stage drops connector tiles anchored in the bands, overlapping the chunks on both sides, and
+ *   stitches: a connector that cannot be filled against the chunks' values is re-solved together
+ *   with the chunk tiles it overlaps (this ring's tiles only; a grown field's existing tiles stay
+ *   fixed), so far fewer connectors are dropped; then one stage chooses the givens of all of them.
  *   Ring k of a growing field is the same: its chunks, then seams, over the ring's square.
  */
 import type { Canvas, CanvasTile } from "./canvas";
@@ -58,6 +60,8 @@ export function ringStages(p: ResolvedParams, k: number): StageSpec[] {
     region: { x: x0, y: x0, w: x1 - x0, h: x1 - x0 },
     place: { lakes: false, maxOverlapPct: SEAM_OVERLAP_PCT, anchorOk: (x, y) => inBand(x) || inBand(y) },
     deferGivens: true,
+    // Chunk tiles have no givens yet, so the seams may still adjust their values.
+    stitch: true,
   });
   // Givens last, for the chunks' and the seams' tiles together: each tile's pin sets then
   // include its neighbours across chunk borders, so play crosses from chunk to chunk.

@@ -24,6 +24,12 @@ export interface StageSpec {
   deferGivens?: boolean;
   /** Only choose givens, for every filled tile that has none yet (in canvas order). */
   givensOnly?: boolean;
+  /**
+   * Stitching: the filled tiles of this generation's earlier stages stay open, so a tile that
+   * cannot be filled against them is repaired together with them (only tiles of a field this
+   * generation started from stay fixed).
+   */
+  stitch?: boolean;
 }
 
 export interface StageReport extends FillStats {
@@ -59,9 +65,9 @@ export async function* runStage(canvas: Canvas, seed: string, spec: StageSpec, r
     rngFor(seed, `${spec.label}/fill`),
     rngFor(seed, `${spec.label}/givens`),
   ]);
-  // Everything decided before this stage is final.
+  // Everything decided before this stage is final (when stitching: only an existing field).
   if (spec.givensOnly) return yield* givensPhase(canvas, canvas.tiles.filter((t) => t.state === "filled" && !t.givens), rGivens, report);
-  for (const t of canvas.tiles) if (t.state === "filled") t.locked = true;
+  for (const t of canvas.tiles) if (t.state === "filled") t.locked = spec.stitch ? t.kind === "existing" : true;
   let tiles = spec.tiles ?? [];
   if (spec.place) {
     const steps = placeScatterSteps(canvas, rPlace, spec.region, spec.place);

@@ -136,7 +136,7 @@ describe("determinism", () => {
     expect(digests).toEqual([
       "7bcd153253d3596db9002912675b707dc8fcd8ec98e5ae10d07af01327dd969e",
       "b9cac2fbb5e34b522dacac87b151ffc5b91b0a8cf79cf4a9af76cb6e386d4d30",
-      "333367ba32c1f0a40c59138c3efcd66d8bae1f5c027efb39ee9465975f64d79e",
+      "3d00e652e01d61eb6c9e99ab10b266d2b693fba21273b693cf2d3786211f1ff9",
     ]);
   });
 });
