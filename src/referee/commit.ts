@@ -1,6 +1,7 @@
 import { conflictCheck, seatedCaller } from "./access";
 import { REVEALED } from "./board";
 import type { ForcingRule } from "./forcing";
+import { warningNote } from "./health";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
@@ -118,7 +119,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   if (report.state === "dead") {
     answer.note = `machine ${machine.id} died on this field: judging stopped at the cell that crossed the limit; no more writes today`;
   } else if (report.state === "warning") {
-    answer.note = `health warning: ${report.wrong} wrong of the last ${report.window} counted cells (${(report.rate_bp / 100).toFixed(2)} %); at 4 % the machine dies`;
+    answer.note = warningNote(report);
   }
   if (!changed) return { ok: true, answer, changed: false };
   const event: Record<string, unknown> = {

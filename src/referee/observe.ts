@@ -1,5 +1,6 @@
 import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
 import { encodeKnown } from "./delta";
+import { warningNote } from "./health";
 import type { Agent } from "./seats";
 import { sortedHas } from "./sorted";
 import type { RefereeState } from "./state";
@@ -125,7 +126,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     const health = seats.machines[agent.machine].health.report();
     observation.health = health;
     if (health.state === "warning") {
-      observation.note = `health warning: ${health.wrong} wrong of the last ${health.window} counted cells; at 4 % the machine dies`;
+      observation.note = warningNote(health);
     } else if (health.state === "dead") {
       observation.note = "this machine died on this field: its writes are refused for the rest of the day";
     }

@@ -109,6 +109,29 @@ describe("health through the referee", () => {
     expect(expectError(ref.apply(joinInput("m-bad", "1"), T0)).code).toBe("dead");
   });
 
+  it("the warning note names the limit that applies and how few wrong cells can kill", () => {
+    const field = gridField(6, 3);
+    const ref = makeReferee(field);
+    const agent = ok(ref, joinInput("m-warn")).agent as string;
+    const seed = (ref.frontier(agent) as number[])[0];
+    expect(reveal(ref, agent, seed).ok).toBe(true);
+    const target = field.tiles[seed].cellIds.find((c) => ref.cell(c)?.value === -1) as number;
+    const wrongValue = (1 - field.solution[target]) as 0 | 1;
+    let answer: Record<string, unknown> = {};
+    for (let i = 0; i < 27; i++) {
+      answer = ok(ref, { type: "commit", machineId: "m-warn", agent, expectedRevision: ref.revision, cells: [[target, wrongValue]], intent: "" });
+    }
+    // 27 wrong of 27: far above 4 %, alive because fewer than 30 wrong cells while under 300 counted.
+    expect(answer.health).toMatchObject({ state: "warning", wrong: 27, window: 27 });
+    const note = String(answer.note);
+    expect(note).not.toMatch(/at 4 % the machine dies/);
+    expect(note).toMatch(/30 wrong/);
+    expect(note).toMatch(/300/);
+    expect(note).toMatch(/as few as 3 more wrong cells/);
+    const observed = ref.observe({ agent, callerMachineId: "m-warn" });
+    expect(observed.ok && String(observed.observation.note)).toBe(note);
+  });
+
   it("all sessions of a machine share one window", () => {
     const field = gridField(6, 3);
     const ref = makeReferee(field);
