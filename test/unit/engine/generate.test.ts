@@ -83,6 +83,9 @@ describe("chunked fields", () => {
     // Seam tiles cross the chunk borders.
     const crossing = field.tiles.filter((t) => (t.x0 < 40 && t.x0 + t.w > 40) || (t.y0 < 40 && t.y0 + t.h > 40));
     expect(crossing.length).toBeGreaterThan(3);
+    // Stitched seams carry play across the borders: from the first tile, the reach covers more
+    // than two chunks' worth of cells (each chunk holds about a quarter of them).
+    expect(reachFrom(field, 0).share).toBeGreaterThan(0.6);
   });
 });
 
