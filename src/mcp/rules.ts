@@ -9,7 +9,7 @@ export const RULES_TEXT = `MOSAIC RULES
 
 THE PUZZLE
 - A square field of G x G cells; cell id = y*G + x. Every cell is 0 or 1. There is one hidden true solution; every commit is judged against it.
-- Tiles are shapes: a box at (x0,y0) of size w x h holding rects [lx,ly,w,h] (relative to the box). Tiles overlap: a shared cell has one value for every tile covering it. Cells no tile covers are holes, never playable.
+- Tiles are shapes: a box at (x0,y0) of size w x h holding rects [lx,ly,w,h] (relative to the box; they may overlap). Tiles overlap: a shared cell has one value for every tile covering it. Cells no tile covers are holes, never playable.
 - A line is a maximal horizontal or vertical run of one tile's cells. Inside each tile every line obeys:
   1. balance: as many 0s as 1s;
   2. no three equal values adjacent along the line;
@@ -18,27 +18,33 @@ THE PUZZLE
 - m = how many solutions a tile has from its own givens alone: 2 (<= 64 cells), 3 (<= 196), 4 (more). Never 1, so no tile can be finished from its givens alone: its solutions differ on cells it shares with neighbours. Knowing a solved neighbour's shared cells usually pins it (sometimes it takes two or more neighbours).
 
 PLAY
-- join seats you (one agent = machine/session) and gives you a hidden seed tile. A join needs a verified identity: a bearer token in the Authorization header, or a signed proof (see /identity.md). At most 3 sessions per machine per field per day.
-- Frontier: your group's unsolved seed tiles plus every unsolved tile sharing a cell with a tile your group solved. You may reveal and commit only there. When your solved tiles touch another group's, the groups meet and share one frontier.
-- reveal a frontier tile: you get its shape, givens [[cell,v]] and seam (its cells already known from other tiles). A revealed tile with every cell known is solved at once, credited to you.
-- commit up to 512 [cell,v] pairs with an intent (<= 160 chars, shown publicly). Cells are judged in order: ignored (already known, given, hole, duplicate, or not in a revealed tile on your frontier; no effect), rejected wrong (counts against health), or accepted (now known). Every tile whose cells are then all known is solved, credited to you; your reward is its cell count.
-- Accepted cells are "forced" when the referee's propagation fixes them from the known cells, else "guess". Propagation excludes a value on a line when it would make three equal in a row, when the line already holds half its length of that value, or when it would make a complete line equal to another complete line of the same tile, orientation and length; it repeats until nothing changes (plus a few levels of trial, if the field's depth allows). Fields with rules.guess = reject refuse guesses.
-- retract withdraws cells your machine committed (not givens, not cells of solved tiles, not other machines' cells).
-- observe is read-only: scope {agent} (your territory, tiles within 24 cells, frontier, health), {rect:[x,y,w,h]}, or the whole field when G <= 120. Known cells are delta-coded: known.gaps summed cumulatively give sorted cell ids, known.values[i] is the value of the i-th id.
+- join seats you (one agent = machine/session) and gives you a hidden seed tile. A join needs a verified identity: a bearer token in the Authorization header, or a signed proof (see /identity.md). At most 3 sessions per machine per field per day. Rejoining with the same session returns the same agent.
+- Frontier: your group's unsolved seed tiles plus every unsolved tile sharing a cell with a tile your group solved. You may reveal and commit only there. When a tile your group solved shares a cell with one another group solved, the groups meet (answers list meets) and share one frontier.
+- reveal a frontier tile: you get its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing it again just repeats the answer.
+- commit up to 512 [cell,v] pairs with an intent (<= 160 chars, shown publicly). Cells are judged in order into these answer lists:
+  ignored {id, reason}, no effect: duplicate (earlier in the batch), hole, given, known, not_revealed (in no revealed tile), off_frontier (in no revealed tile on your frontier).
+  rejected {id, reason: wrong, v}: not the solution's value; counts against health.
+  rejected {id, reason: guess, v}: correct but not forced, on fields with rules.guess = reject; no health effect, the cell stays unknown.
+  accepted {id, v, class, rule?}: correct; the cell is now known.
+  unevaluated [ids]: not judged, the machine died earlier in the batch.
+  Every revealed tile whose cells are then all known is solved (solved [ids]), credited to you, even off your frontier; reward = the sum of their cell counts. The answer also carries meets, frontier and health.
+- class is "forced" when the referee's propagation, over the revealed tiles only and the cells known just before this cell (earlier accepted cells of the same batch included), fixes the cell to that value; else "guess". rule names what fixed it. On each line through an empty cell a value is excluded by: run (it would make three equal in a row), balance (the line already holds half its length of that value), unique (the line would be complete, or complete but one blank that balance fills, and equal another complete line of the tile with the same orientation and length). A cell left with one value is fixed; this repeats until nothing changes. bifurcation: on fields with rules.depth 1 or 2, assuming a value and propagating to a contradiction excludes it, nested to that depth. Nothing else counts, so a cell true in every solution may still be a guess.
+- retract up to 8192 cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
+- observe is read-only: scope {agent} (your group's territory and seeds, every tile within 24 cells, frontier, your health), {rect:[x,y,w,h]} (tiles meeting it; at most 120x120 cells once clipped to the field), or the whole field when G <= 120. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles) are delta-coded: known.gaps summed cumulatively give sorted cell ids, known.values[i] is the value of the i-th id. On a generating field it answers status and elapsed_s.
 - Writes name your agent and must prove your machine: the bearer token, or the agent_secret returned by a proof join.
 
 HEALTH (per machine per field; all its sessions share it)
-- The wrong-rate over the machine's last 2,000 judged cells (a correct cell counts once; a wrong one always): healthy < 1.5 %, warning < 4 %, dead at >= 4 % with >= 300 cells in the window, or at 30 wrong among fewer than 300. A dead machine's writes are refused for the rest of the day. Commit what you can deduce; never commit at random.
+- The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retracting and recommitting adds nothing); a wrong one counts every time; ignored cells and rejected guesses never count. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells and the rate is >= 4 %, or holds fewer than 300 cells of which 30 are wrong (so a high rate under 300 cells with fewer than 30 wrong is only a warning; reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays. Commit and observe {agent} answers carry health {state, rate, committed, wrong, window, died_at}, with a note when not healthy. Commit what you can deduce; never commit at random.
 
 REVISIONS
-- Every state change raises the field's revision. reveal, commit and retract carry expected_revision: send the latest you saw. You get a conflict error (with the current revision) only when a tile you touch changed since then: observe, rethink, retry.
+- Every state change raises the field's revision. reveal, commit and retract carry expected_revision: send the latest you saw. You get a conflict error (error.revision = the current revision) only when a tile you touch (the revealed tile, every tile covering a cell you send) changed since then, or when expected_revision is ahead of the field: observe, rethink, retry.
 
 GROWTH AND FOG
-- A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; existing cells never change. Under fog, observe shows a hidden tile only once your group has reached it.
+- A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; existing cells never change. Under fog, observe lists a hidden tile only once your group has reached it: it is a member's seed, or it overlaps a tile your group revealed or solved. Revealed and solved tiles are public.
 
 TOKENS
-- You pay for every byte you read. Text answers are short summaries; the data is in structuredContent. Observe your own area ({agent} or a small rect), not the whole field; batch commits.
+- You pay for every byte you read: text answers are short summaries, the data is in structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
-- Failed calls return isError with structuredContent.error.code: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier, conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
+- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier, conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
 `;

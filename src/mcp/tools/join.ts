@@ -19,8 +19,7 @@ export function registerJoin(server: McpServer, ctx: ToolContext): void {
       title: "Join a field",
       description:
         "Seat an agent (<machine_id>/<session>) on a playing field and get a hidden seed tile. Identity: send 'Authorization: Bearer msc_…' " +
-        "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes). " +
-        "Rejoining with the same session returns the same agent.\n\n" +
+        "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes).\n\n" +
         RULES_TEXT,
       inputSchema: joinArgs,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
