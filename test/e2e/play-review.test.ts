@@ -1,0 +1,213 @@
+import { describe, expect, inject, it } from "vitest";
+import type { Field } from "../../src/engine/types";
+import type { McpClient, ToolCallResult } from "./harness/mcp-clients";
+import { newPlayer, startPlaying } from "./play-helpers";
+
+/**
+ * A user's reading of every answer (SPEC §6.1, §6 token economy, §12): a real client plays a real
+ * field through /mcp and checks each answer field by field, each text's length, each refusal's
+ * code, and that odd but valid inputs change nothing.
+ */
+
+/** "A summary of at most a few hundred characters" (SPEC §6). */
+const MAX_TEXT = 400;
+
+type Obj = Record<string, unknown>;
+
+function keysOf(o: unknown): string[] {
+  return Object.keys(o as Obj).sort();
+}
+
+/** The answer fields SPEC §6.1 names must be present (more may be added). */
+function expectFields(o: unknown, names: string[]): void {
+  expect(o).toBeTypeOf("object");
+  expect(keysOf(o)).toEqual(expect.arrayContaining(names));
+}
+
+function okAnswer(r: ToolCallResult): Obj {
+  expect(r.isError, r.text).toBe(false);
+  expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
+  expect(r.text.length).toBeGreaterThan(0);
+  expect(r.structuredContent).toBeDefined();
+  return r.structuredContent as Obj;
+}
+
+function refusal(r: ToolCallResult, code: string): { code: string; message: string; revision?: number } {
+  expect(r.isError, r.text).toBe(true);
+  const error = (r.structuredContent as { error?: { code: string; message: string; revision?: number } } | undefined)?.error;
+  expect(error, r.text).toBeDefined();
+  expect(error!.code, error!.message).toBe(code);
+  expect(r.text).toBe(error!.message);
+  expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
+  return error!;
+}
+
+function expectHealth(h: unknown): void {
+  expectFields(h, ["state", "rate", "committed", "wrong", "window", "died_at"]);
+  const health = h as Obj;
+  expect(["healthy", "warning", "dead"]).toContain(health.state);
+  for (const k of ["rate", "committed", "wrong", "window"]) expect(health[k]).toBeTypeOf("number");
+}
+
+function decodeKnown(known: { gaps: number[]; values: string }): Map<number, number> {
+  const out = new Map<number, number>();
+  let id = 0;
+  known.gaps.forEach((g, i) => {
+    id += g;
+    out.set(id, Number(known.values[i]));
+  });
+  return out;
+}
+
+describe("answers as a user reads them (SPEC §6.1)", () => {
+  const base = inject("baseUrl");
+
+  it("tools/list stays under 16 KB; join carries the rules, every other tool points to mosaic://rules", async () => {
+    const { client } = await newPlayer(base);
+    try {
+      const tools = await client.listTools();
+      expect(JSON.stringify({ tools }).length).toBeLessThan(16_000);
+      const join = tools.find((t) => t.name === "join")!;
+      expect(join.description).toContain("MOSAIC RULES");
+      for (const t of tools.filter((t) => t.name !== "join")) expect(t.description).toContain("mosaic://rules");
+      const [rules] = await client.readResource("mosaic://rules");
+      expect(rules.mimeType).toBe("text/plain");
+      expect(join.description).toContain(rules.text!);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("join, observe, reveal, commit, retract and conflict answer with the §6.1 fields; odd inputs change nothing", async () => {
+    const { client } = await newPlayer(base);
+    try {
+      const { gameId, field } = await startPlaying(client, { kind: "grid", n: 6, G: 11 });
+      await play(client, gameId, field);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+async function play(client: McpClient, gameId: string, field: Field): Promise<void> {
+  const call = (name: string, args: Obj) => client.callTool(name, { game_id: gameId, ...args });
+  const revisionNow = async (): Promise<number> => ((okAnswer(await call("observe", { rect: [0, 0, 1, 1] })).observation as Obj).revision as number);
+
+  // list_games
+  const games = okAnswer(await client.callTool("list_games")).games as Obj[];
+  const listed = games.find((g) => g.game_id === gameId);
+  expectFields(listed, ["game_id", "status", "revision", "G", "tiles", "grown", "fog", "agents"]);
+  expect(listed).toMatchObject({ status: "playing", G: field.G, tiles: field.tiles.length, grown: 0, fog: false });
+
+  // join
+  const joined = okAnswer(await call("join", { model: "review" }));
+  expectFields(joined, ["agent", "seed_tile", "revision", "verified", "harness", "harness_source"]);
+  const agent = joined.agent as string;
+  const seed = joined.seed_tile as { id: number; x0: number; y0: number; w: number; h: number; cells: number };
+  expectFields(seed, ["id", "cells", "x0", "y0", "w", "h"]);
+  const seedTile = field.tiles[seed.id];
+  expect(seed).toMatchObject({ x0: seedTile.x0, y0: seedTile.y0, w: seedTile.w, h: seedTile.h, cells: seedTile.cellIds.length });
+
+  // observe {agent}
+  const obs = okAnswer(await call("observe", { agent })).observation as Obj;
+  expectFields(obs, ["game_id", "status", "revision", "G", "tiles_total", "grown", "fog", "tiles", "frontier", "known", "agents", "totals", "health"]);
+  expect(obs.frontier).toEqual([seed.id]);
+  expect(obs.known).toEqual({ gaps: [], values: "" });
+  expectFields(obs.totals, ["reward", "solved"]);
+  expectHealth(obs.health);
+  for (const t of obs.tiles as Obj[]) {
+    expectFields(t, ["id", "x0", "y0", "w", "h", "rects", "cells", "m", "status", "agent", "neighbours"]);
+    const cells = new Set(field.tiles[t.id as number].cellIds);
+    const sharing = field.tiles.filter((u) => u.id !== t.id && u.cellIds.some((c) => cells.has(c))).map((u) => u.id);
+    expect(t.neighbours).toEqual(sharing);
+  }
+
+  // reveal
+  let rev = obs.revision as number;
+  const revealed = okAnswer(await call("reveal", { agent, expected_revision: rev, tile: seed.id, intent: "" }));
+  expectFields(revealed, ["tile", "x0", "y0", "w", "h", "rects", "cells", "m", "givens", "seam", "solved", "revision"]);
+  expect(revealed.givens).toEqual(seedTile.givens.map((c) => [c, field.solution[c]]));
+  expect(revealed.seam).toEqual([]);
+  rev = revealed.revision as number;
+
+  // commit: one wrong, one right, a given, a duplicate, a cell of a hidden tile.
+  const given = new Set(seedTile.givens);
+  const free = seedTile.cellIds.filter((c) => !given.has(c));
+  const other = field.tiles.find((t) => t.id !== seed.id)!.cellIds.find((c) => !seedTile.cellIds.includes(c))!;
+  const [wrongCell, rightCell] = free;
+  const wrongValue = (1 - field.solution[wrongCell]) as 0 | 1;
+  const committed = okAnswer(
+    await call("commit", {
+      agent,
+      expected_revision: rev,
+      intent: "",
+      cells: [[wrongCell, wrongValue], [rightCell, field.solution[rightCell]], [seedTile.givens[0], field.solution[seedTile.givens[0]]], [rightCell, field.solution[rightCell]], [other, 0]],
+    }),
+  );
+  expectFields(committed, ["revision", "status", "accepted", "rejected", "ignored", "unevaluated", "solved", "meets", "reward", "frontier", "health"]);
+  expect(committed.rejected).toEqual([{ id: wrongCell, reason: "wrong", v: wrongValue }]);
+  expect(committed.accepted).toEqual([expect.objectContaining({ id: rightCell, v: field.solution[rightCell], class: expect.stringMatching(/^(forced|guess)$/) })]);
+  expect(committed.ignored).toEqual([
+    { id: seedTile.givens[0], reason: "given" },
+    { id: rightCell, reason: "duplicate" },
+    { id: other, reason: "not_revealed" },
+  ]);
+  expect(committed).toMatchObject({ unevaluated: [], solved: [], meets: [], reward: 0, frontier: [seed.id], status: "playing" });
+  expectHealth(committed.health);
+  expect(committed.health).toMatchObject({ committed: 2, wrong: 1, window: 2 });
+  expect(committed.revision).toBe(rev + 1);
+  const stale = rev;
+  rev = committed.revision as number;
+
+  // conflict: the seed tile changed after `stale`; the error carries the current revision.
+  const conflict = refusal(await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]]], intent: "" }), "conflict");
+  expect(conflict.revision).toBe(rev);
+  const ahead = refusal(await call("reveal", { agent, expected_revision: rev + 5, tile: seed.id, intent: "" }), "conflict");
+  expect(ahead.revision).toBe(rev);
+
+  // retract: the accepted cell; a never-committed cell, a given, a duplicate are ignored with reasons.
+  const retracted = okAnswer(await call("retract", { agent, expected_revision: rev, cells: [rightCell, free[3], seedTile.givens[0], rightCell] }));
+  expectFields(retracted, ["revision", "retracted", "ignored"]);
+  expect(retracted.retracted).toEqual([rightCell]);
+  expect(retracted.ignored).toEqual([
+    { id: free[3], reason: "unknown" },
+    { id: seedTile.givens[0], reason: "given" },
+    { id: rightCell, reason: "duplicate" },
+  ]);
+  rev = retracted.revision as number;
+
+  // Odd but valid inputs: clear answers that change nothing.
+  const noChange = async (r: ToolCallResult) => {
+    okAnswer(r);
+    expect(await revisionNow()).toBe(rev);
+  };
+  await noChange(await call("commit", { agent, expected_revision: rev, cells: Array.from({ length: 512 }, () => [seedTile.givens[0], field.solution[seedTile.givens[0]]]), intent: "" }));
+  await noChange(await call("retract", { agent, expected_revision: rev, cells: free.slice(0, 8) }));
+  await noChange(await call("reveal", { agent, expected_revision: rev, tile: seed.id }));
+  const partly = okAnswer(await call("observe", { rect: [field.G - 2, field.G - 2, 50, 50] })).observation as Obj;
+  expect((partly.tiles as Obj[]).map((t) => t.id)).toEqual(field.tiles.filter((t) => t.x0 + t.w > field.G - 2 && t.y0 + t.h > field.G - 2).map((t) => t.id));
+
+  // Bad input: a code and nothing changed.
+  const badInputs: Array<[string, Obj, string]> = [
+    ["observe", { rect: [0, 0, 0, 3] }, "bad_input"],
+    ["observe", { rect: [field.G, 0, 3, 3] }, "bad_input"],
+    ["commit", { agent, expected_revision: rev, cells: [[-1, 0]] }, "bad_input"],
+    ["commit", { agent, expected_revision: rev, cells: [[field.G * field.G, 0]] }, "bad_input"],
+    ["commit", { agent, expected_revision: rev, cells: [[1e15, 0]] }, "bad_input"],
+    ["commit", { agent, expected_revision: rev, cells: [] }, "bad_input"],
+    ["commit", { agent, expected_revision: rev, cells: Array.from({ length: 513 }, () => [0, 0]) }, "too_large"],
+    ["commit", { agent, expected_revision: rev, cells: [[free[2], field.solution[free[2]]]], intent: "x".repeat(161) }, "too_large"],
+    ["reveal", { agent, expected_revision: rev, tile: Number.MAX_SAFE_INTEGER }, "bad_input"],
+    ["reveal", { agent, expected_revision: rev, tile: -3 }, "bad_input"],
+    ["retract", { agent, expected_revision: rev, cells: [-5] }, "bad_input"],
+    ["retract", { agent: `${agent}x`, expected_revision: rev, cells: [free[0]] }, "not_seated"],
+  ];
+  for (const [tool, args, code] of badInputs) refusal(await call(tool, args), code);
+  expect(await revisionNow()).toBe(rev);
+
+  // Known cells are delta-coded: decoding gives exactly the seed tile's known cells.
+  const after = okAnswer(await call("observe", { agent })).observation as { known: { gaps: number[]; values: string } };
+  const known = decodeKnown(after.known);
+  expect([...known.keys()]).toEqual([...given].sort((a, b) => a - b));
+  for (const [id, v] of known) expect(v).toBe(field.solution[id]);
+}
