@@ -450,13 +450,17 @@ export class FieldObject extends DurableObject<Env> {
     const status = this.storedStatus();
     if (status === "generating") {
       const created = this.store.getMeta<number>("created") ?? Date.now();
+      const gameId = this.store.getMeta<string>("game_id");
+      const elapsed = Math.floor((Date.now() - created) / 1000);
       return {
         ok: true,
         answer: {
-          game_id: this.store.getMeta<string>("game_id"),
+          game_id: gameId,
           status: "generating",
-          elapsed_s: Math.floor((Date.now() - created) / 1000),
+          elapsed_s: elapsed,
           progress: this.progress,
+          // Also where a program reads every other observation (SPEC §6.1), so polling code needs one path.
+          observation: { game_id: gameId, status: "generating", revision: 0, elapsed_s: elapsed },
         },
       };
     }

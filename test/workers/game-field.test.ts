@@ -51,6 +51,8 @@ describe("field object: generation", () => {
       if (o.ok && o.answer.status === "generating") {
         expect(o.answer).toMatchObject({ status: "generating", game_id: gameId });
         expect(typeof o.answer.elapsed_s).toBe("number");
+        // Programs read observe answers under `observation` (SPEC §6.1): the status is there too.
+        expect(o.answer.observation).toEqual({ game_id: gameId, status: "generating", revision: 0, elapsed_s: o.answer.elapsed_s });
         seen.push(o.answer.progress as { done: number; total: number });
         if (seen.length === 1) expect(errorOf(await stub.join(joinArgs(machineId(1)))).code).toBe("generating");
       }
