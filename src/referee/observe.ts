@@ -119,7 +119,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     tiles,
     frontier,
     known,
-    agents: agentList(state),
+    agents: scope === "full" ? agentList(state) : agentList(state, scopedAgents(state, listed, roots)),
     totals: totals(state),
   };
   if (agent) {
@@ -163,9 +163,26 @@ function reached(state: RefereeState, tile: number, roots: Set<number>, seeds: S
   return false;
 }
 
-export function agentList(state: RefereeState): Array<Record<string, unknown>> {
+/**
+ * The agents a scoped view carries (SPEC §4.7: proportional to the scope, never to the field): the
+ * members of the perspective's groups, and every agent whose seed is a listed tile or who solved
+ * one. A busy daily field seats many agents; a full view (G <= 120) lists them all.
+ */
+function scopedAgents(state: RefereeState, listed: readonly number[], roots: ReadonlySet<number>): Set<number> {
+  const { board, groups, seats } = state;
+  const out = new Set<number>();
+  for (const r of roots) for (const m of groups.group(r).members) out.add(m);
+  const tiles = new Set(listed);
+  for (const t of listed) if (board.solver[t] >= 0) out.add(board.solver[t]);
+  for (const a of seats.agents) if (a.seed !== null && tiles.has(a.seed)) out.add(a.index);
+  return out;
+}
+
+/** Every agent of the field, or those in `only` (agent indices), in seating order. */
+export function agentList(state: RefereeState, only?: ReadonlySet<number>): Array<Record<string, unknown>> {
   const { seats, groups } = state;
-  return seats.agents.map((a) => ({
+  const agents = only ? seats.agents.filter((a) => only.has(a.index)) : seats.agents;
+  return agents.map((a) => ({
     id: a.id,
     name: a.name,
     model: a.model,

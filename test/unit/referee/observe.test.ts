@@ -91,6 +91,30 @@ describe("observe (SPEC §4.7)", () => {
     }
   });
 
+  it("agents follow the scope: the caller's group and the agents of the listed tiles; every agent only in a full view", () => {
+    const field = chainField(6, 14, { givenEvery: 3 }); // G = 71, tiles in a long chain
+    const ref = makeReferee(field);
+    const seated = Array.from({ length: 8 }, (_, i) => ok(ref, joinInput(`m-${i}`)).agent as string);
+    const a = seated[0];
+    for (let i = 0; i < 3; i++) honestStep(ref, field, a);
+    const all = ref.agents().map((x) => x.id as string);
+    expect(all).toHaveLength(8);
+    const check = (o: Obs, perspective: string[]) => {
+      const listed = new Set(o.tiles.map((t) => t.id));
+      const want = new Set(perspective);
+      for (const x of ref.agents()) if (listed.has(x.seed_tile as number)) want.add(x.id as string);
+      for (const t of o.tiles) if (t.agent) want.add(t.agent);
+      const got = (o.agents as Array<{ id: string }>).map((x) => x.id);
+      expect(got).toEqual(all.filter((id) => want.has(id)));
+      return got;
+    };
+    const mine = check(observation(ref, { agent: a }), ref.groupOf(a) as string[]);
+    expect(mine.length).toBeLessThan(all.length);
+    const corner = check(observation(ref, { rect: [0, 0, 1, 1] }), []);
+    expect(corner.length).toBeLessThan(all.length);
+    expect((observation(ref, { full: true }).agents as unknown[]).length).toBe(all.length);
+  });
+
   it("agent scope: territory, seeds, every tile within 24 cells, the frontier, known cells of the frontier, health", () => {
     const field = chainField(6, 14, { givenEvery: 3 }); // G = 71: the 24-cell radius matters
     const ref = makeReferee(field);
