@@ -101,6 +101,8 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
 
   // join
   const joined = okAnswer(await call("join", { model: "review" }));
+  expect(okAnswer(await client.callTool("list_games")).games).toBeDefined();
+  expect((await client.callTool("list_games")).text).toContain(`${gameId} (playing, G=${field.G}, 1 agent, `);
   expectFields(joined, ["agent", "seed_tile", "revision", "verified", "harness", "harness_source"]);
   const agent = joined.agent as string;
   const seed = joined.seed_tile as { id: number; x0: number; y0: number; w: number; h: number; cells: number };
@@ -136,14 +138,15 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   const other = field.tiles.find((t) => t.id !== seed.id)!.cellIds.find((c) => !seedTile.cellIds.includes(c))!;
   const [wrongCell, rightCell] = free;
   const wrongValue = (1 - field.solution[wrongCell]) as 0 | 1;
-  const committed = okAnswer(
-    await call("commit", {
-      agent,
-      expected_revision: rev,
-      intent: "",
-      cells: [[wrongCell, wrongValue], [rightCell, field.solution[rightCell]], [seedTile.givens[0], field.solution[seedTile.givens[0]]], [rightCell, field.solution[rightCell]], [other, 0]],
-    }),
-  );
+  const commitResult = await call("commit", {
+    agent,
+    expected_revision: rev,
+    intent: "",
+    cells: [[wrongCell, wrongValue], [rightCell, field.solution[rightCell]], [seedTile.givens[0], field.solution[seedTile.givens[0]]], [rightCell, field.solution[rightCell]], [other, 0]],
+  });
+  const committed = okAnswer(commitResult);
+  // 1 wrong of 2: a warning, and the text says how close death is (30 wrong under 300 cells).
+  expect(commitResult.text).toMatch(/warning.*as few as 29 more wrong cells/i);
   expectFields(committed, ["revision", "status", "accepted", "rejected", "ignored", "unevaluated", "solved", "meets", "reward", "frontier", "health"]);
   expect(committed.rejected).toEqual([{ id: wrongCell, reason: "wrong", v: wrongValue }]);
   expect(committed.accepted).toEqual([expect.objectContaining({ id: rightCell, v: field.solution[rightCell], class: expect.stringMatching(/^(forced|guess)$/) })]);

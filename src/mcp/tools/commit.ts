@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
-import { listIds, playWrite } from "./play-common";
+import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
 
 /** `commit` (SPEC §4.4): cell values judged in order against the hidden solution. */
@@ -17,11 +17,10 @@ export function registerCommit(server: McpServer, ctx: ToolContext): void {
     (args) =>
       playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
         const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
-        const health = a.health as { state?: string; rate?: number } | undefined;
         const solved = n("solved") ? ` Solved: ${listIds(a.solved)} (+${String(a.reward)}).` : "";
         const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
         const meets = n("meets") ? ` Met ${n("meets")} group(s).` : "";
-        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets} Health ${health?.state ?? "?"}.`;
+        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets}${healthText(a.health)}`;
       }),
   );
 }

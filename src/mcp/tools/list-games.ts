@@ -28,7 +28,7 @@ function summarise(games: GameSummary[]): string {
   if (games.length === 0) return "No games yet.";
   const shown = games
     .slice(0, SUMMARY_GAMES)
-    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents} agents, rev ${g.revision})`)
+    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents} agent${g.agents === 1 ? "" : "s"}, rev ${g.revision})`)
     .join("; ");
   const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
   return `${games.length} game${games.length === 1 ? "" : "s"}: ${shown}${more}.`;

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, plural, readerMachine } from "./play-common";
+import { answer, callField, fieldStub, healthText, plural, readerMachine } from "./play-common";
 import { observeArgs } from "./play-schemas";
 
 /** `observe` (SPEC §4.7): read-only; on a generating field, its status and elapsed seconds. */
@@ -25,7 +25,7 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
           const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
           const frontier = Array.isArray(o.frontier) ? o.frontier.length : 0;
           const health = o.health as { state?: string } | undefined;
-          const warn = health?.state && health.state !== "healthy" ? ` Health: ${health.state}.` : "";
+          const warn = health?.state && health.state !== "healthy" ? healthText(health) : "";
           return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${plural(tiles, "tile")} listed of ${String(o.tiles_total)}, frontier ${frontier}.${warn}`;
         }),
       );

@@ -4,6 +4,7 @@ import type { Outcome } from "../../game/field-object";
 import { machineFromBearer } from "../../identity/api";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
+import { wrongCellsToDeath } from "../../referee/health";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "./play-schemas";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
@@ -97,4 +98,19 @@ export function listIds(ids: unknown, max = 8): string {
   if (!Array.isArray(ids) || ids.length === 0) return "none";
   const shown = ids.slice(0, max).join(", ");
   return ids.length > max ? `${shown} (+${ids.length - max})` : shown;
+}
+
+/**
+ * A health report as one short sentence for a text answer (SPEC §4.8: commit and observe answers
+ * say when a machine is in warning): a model reading only the text learns how close death is.
+ */
+export function healthText(health: unknown): string {
+  const h = health as { state?: string; wrong?: number; window?: number } | undefined;
+  if (!h || typeof h.state !== "string") return "";
+  if (h.state === "dead") return " Machine dead on this field: no more writes today.";
+  if (h.state === "warning" && typeof h.wrong === "number" && typeof h.window === "number") {
+    const k = wrongCellsToDeath({ wrong: h.wrong, window: h.window });
+    return ` Health warning: ${h.wrong} wrong of ${h.window} counted; as few as ${plural(k, "more wrong cell")} can kill this machine.`;
+  }
+  return ` Health ${h.state}.`;
 }
