@@ -66,7 +66,8 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
       return { ok: false, error: { code: "too_large", message: `rect covers ${cw * ch} cells; at most ${RECT_MAX_AREA} (for example 120×120) per observation` } };
     }
     scope = "rect";
-    listed = board.spatial.query(x, y, cw, ch);
+    // The index answers by bounding box; an L or a plus may have no cell in the rectangle.
+    listed = board.spatial.query(x, y, cw, ch).filter((t) => shapeMeets(board.tiles[t], x, y, cw, ch));
   } else if (agent && !full) {
     scope = "agent";
     listed = agentScopeTiles(state, agent);
@@ -148,6 +149,15 @@ function agentScopeTiles(state: RefereeState, agent: Agent): number[] {
   return extra.length === 0 ? around : [...around, ...extra].sort((a, b) => a - b);
 }
 
+
+/** Does one of the tile's rectangles share a cell with the rectangle at (x, y) of size w × h? */
+function shapeMeets(tile: { x0: number; y0: number; rects: ReadonlyArray<readonly [number, number, number, number]> }, x: number, y: number, w: number, h: number): boolean {
+  return tile.rects.some(([lx, ly, rw, rh]) => {
+    const ax = tile.x0 + lx;
+    const ay = tile.y0 + ly;
+    return ax < x + w && x < ax + rw && ay < y + h && y < ay + rh;
+  });
+}
 
 /** Under fog: a hidden tile is reached when it is a member's seed or overlaps a tile the group revealed or solved. */
 function reached(state: RefereeState, tile: number, roots: Set<number>, seeds: Set<number>): boolean {

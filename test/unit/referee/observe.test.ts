@@ -91,6 +91,20 @@ describe("observe (SPEC §4.7)", () => {
     }
   });
 
+  it("rect scope lists the tiles whose cells meet the rectangle, not those whose box only does", () => {
+    const field = scatterField();
+    const ref = makeReferee(field);
+    const meets = (rect: [number, number, number, number]) => {
+      const [x, y, w, h] = rect;
+      return field.tiles.filter((t) => t.cellIds.some((c) => c % field.G >= x && c % field.G < x + w && Math.floor(c / field.G) >= y && Math.floor(c / field.G) < y + h)).map((t) => t.id);
+    };
+    // (5, 2) is in the notch of the L's box, (4, 4) in a corner of the plus's box.
+    for (const rect of [[5, 2, 1, 1], [4, 4, 1, 1], [4, 4, 2, 2], [0, 0, 14, 14], [5, 2, 2, 3]] as Array<[number, number, number, number]>) {
+      expect(observation(ref, { rect }).tiles.map((t) => t.id)).toEqual(meets(rect));
+    }
+    expect(observation(ref, { rect: [5, 2, 1, 1] }).tiles).toEqual([]);
+  });
+
   it("agents follow the scope: the caller's group and the agents of the listed tiles; every agent only in a full view", () => {
     const field = chainField(6, 14, { givenEvery: 3 }); // G = 71, tiles in a long chain
     const ref = makeReferee(field);
