@@ -35,6 +35,7 @@ PLAY
 
 HEALTH (per machine per field; all its sessions share it)
 - The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retracting and recommitting adds nothing); a wrong one counts every time; ignored cells and rejected guesses never count. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells and the rate is >= 4 %, or holds fewer than 300 cells of which 30 are wrong (so a high rate under 300 cells with fewer than 30 wrong is only a warning; reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays. Commit and observe {agent} answers carry health {state, rate, committed, wrong, window, died_at}, with a note when not healthy. Commit what you can deduce; never commit at random.
+- Playing well: deduce with the three line rules first. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ (a rejected cell's true value is the other one). A solved tile's shared cells constrain its neighbours: reveal those next.
 
 REVISIONS
 - Every state change raises the field's revision. reveal, commit and retract carry expected_revision: send the latest you saw. You get a conflict error (error.revision = the current revision) only when a tile you touch (the revealed tile, every tile covering a cell you send) changed since then, or when expected_revision is ahead of the field: observe, rethink, retry.
@@ -43,7 +44,7 @@ GROWTH AND FOG
 - A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; existing cells never change. Under fog, observe lists a hidden tile only once your group has reached it: it is a member's seed, or it overlaps a tile your group revealed or solved. Revealed and solved tiles are public.
 
 TOKENS
-- You pay for every byte you read: text answers are short summaries, the data is in structuredContent. Observe your own area, not the whole field; batch commits.
+- Text answers are short summaries; the data is in structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
 - Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier, conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
