@@ -213,4 +213,18 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   const known = decodeKnown(after.known);
   expect([...known.keys()]).toEqual([...given].sort((a, b) => a - b));
   for (const [id, v] of known) expect(v).toBe(field.solution[id]);
+
+  // Solve the seed: solved, reward, the new frontier; then a neighbour's reveal carries its seam.
+  const solving = okAnswer(await call("commit", { agent, expected_revision: rev, cells: free.map((c) => [c, field.solution[c]]), intent: "finish the seed" }));
+  expect(solving).toMatchObject({ solved: [seed.id], reward: seedTile.cellIds.length, rejected: [] });
+  const seedCells = new Set(seedTile.cellIds);
+  const neighbours = field.tiles.filter((t) => t.id !== seed.id && t.cellIds.some((c) => seedCells.has(c))).map((t) => t.id);
+  expect(solving.frontier).toEqual(neighbours);
+  rev = solving.revision as number;
+  const next = field.tiles[neighbours[0]];
+  const opened = okAnswer(await call("reveal", { agent, expected_revision: rev, tile: next.id, intent: "next" }));
+  const nextGivens = new Set(next.givens);
+  const seam = next.cellIds.filter((c) => seedCells.has(c) && !nextGivens.has(c)).sort((a, b) => a - b);
+  expect(seam.length).toBeGreaterThan(0);
+  expect(opened.seam).toEqual(seam.map((c) => [c, field.solution[c]]));
 }
