@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Field } from "../../src/engine/types";
 import type { McpClient, ToolCallResult } from "./harness/mcp-clients";
-import { newPlayer, startPlaying } from "./play-helpers";
+import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 /**
  * A user's reading of every answer (SPEC §6.1, §6 token economy, §12): a real client plays a real
@@ -85,6 +85,24 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       await play(client, gameId, field);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a join on a solved field says there is no seed tile instead of a placeholder", async () => {
+    const host = await newPlayer(base);
+    const { gameId, field } = await startPlaying(host.client, { kind: "grid", n: 6, G: 11 });
+    const team = new McpTeam(base, gameId, field);
+    const late = await newPlayer(base);
+    try {
+      await team.add(host);
+      await team.playToEnd();
+      const joined = await late.client.callTool("join", { game_id: gameId });
+      expect(okAnswer(joined).seed_tile).toBeNull();
+      expect(joined.text).not.toContain("?");
+      expect(joined.text).toMatch(/no seed tile/);
+    } finally {
+      await team.close();
+      await late.client.close();
     }
   });
 });
