@@ -93,6 +93,17 @@ describe("play tools over /mcp", () => {
     expect(refusal(await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(161) })).code).toBe("too_large");
   });
 
+  it("counts an intent's 160 characters as characters (code points), as JSON Schema's maxLength does", async () => {
+    const agent = "m-0123456789abcdef/1";
+    const { tools } = await toolNames();
+    expect(tools.find((t) => t.name === "commit")!.inputSchema.properties.intent).toMatchObject({ type: "string", maxLength: 160 });
+    // 160 emoji are 160 characters but 320 UTF-16 units: accepted at the edge, reaching the field.
+    const emoji = await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "😀".repeat(160), agent_secret: "as_x" });
+    expect(code(emoji)).toBe("missing");
+    const over = await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "😀".repeat(161), agent_secret: "as_x" });
+    expect(code(over)).toBe("too_large");
+  });
+
   it("start_mosaic answers at once with generating; defaults and cross-field checks apply", async () => {
     const started = await call("start_mosaic", { kind: "grid", n: 6 });
     expect(started.isError).toBeFalsy();
