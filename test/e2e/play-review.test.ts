@@ -88,6 +88,37 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
     }
   });
 
+  it("malformed calls of every play tool get a coded refusal and change nothing (random fuzz)", async () => {
+    const { client } = await newPlayer(base);
+    try {
+      const { gameId, field } = await startPlaying(client, { kind: "scatter", G: 24 });
+      const joined = okAnswer(await client.callTool("join", { game_id: gameId }));
+      const agent = joined.agent as string;
+      const revision = async () => ((okAnswer(await client.callTool("observe", { game_id: gameId, rect: [0, 0, 1, 1] })).observation as Obj).revision as number);
+      const rev = await revision();
+      let state = 12345;
+      const rnd = (n: number) => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n);
+      const junk = (): unknown => [null, -1, 1.5, "x", true, {}, [], [1], [[1]], 2 ** 53, -(2 ** 31), "😀".repeat(200), field.G * field.G][rnd(13)];
+      const codes = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "conflict", "too_large", "bad_input", "dead", "closed"]);
+      for (let i = 0; i < 60; i++) {
+        const tool = ["reveal", "commit", "retract", "observe"][i % 4];
+        const args: Obj = { game_id: gameId, agent, expected_revision: rev };
+        if (tool === "reveal") args.tile = junk();
+        if (tool === "commit") args.cells = [[rnd(field.G * field.G), rnd(2)], [junk(), rnd(2)]];
+        if (tool === "retract") args.cells = [rnd(field.G * field.G), junk()];
+        if (tool === "observe") args.rect = [rnd(field.G), rnd(field.G), [null, -1, 0, 1.5, "x", [], 2 ** 53][rnd(7)], 1];
+        const r = await client.callTool(tool, args);
+        expect(r.isError, `${tool} ${JSON.stringify(args).slice(0, 200)}`).toBe(true);
+        const error = (r.structuredContent as { error?: { code: string } } | undefined)?.error;
+        expect(codes.has(error?.code ?? ""), r.text).toBe(true);
+        expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
+      }
+      expect(await revision()).toBe(rev);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a join on a solved field says there is no seed tile instead of a placeholder", async () => {
     const host = await newPlayer(base);
     const { gameId, field } = await startPlaying(host.client, { kind: "grid", n: 6, G: 11 });
