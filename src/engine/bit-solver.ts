@@ -11,6 +11,7 @@
 import { validLines } from "./lines";
 import type { Problem } from "./problem";
 import { LineSearch, TAG_STORAGE } from "./line-search";
+import { MaskCache } from "./mask-cache";
 
 interface LenTable {
   len: number;
@@ -51,19 +52,10 @@ function popcount(x: number): number {
 }
 
 /** Live sets for (length, known mask, ones mask), shared by every solver. */
-const liveCache: Map<number, Map<number, { words: Int32Array; count: number }>>[] = [];
-let liveCacheWords = 0;
-const LIVE_CACHE_LIMIT = 2_000_000;
+const liveCache = new MaskCache<{ words: Int32Array; count: number }>(2_000_000);
 
 function initialLive(t: LenTable, known: number, ones: number): { words: Int32Array; count: number } {
-  let byKnown = liveCache[t.len];
-  if (!byKnown) byKnown = liveCache[t.len] = new Map();
-  let byOnes = byKnown.get(known);
-  if (!byOnes) {
-    byOnes = new Map();
-    byKnown.set(known, byOnes);
-  }
-  const hit = byOnes.get(ones);
+  const hit = liveCache.get(t.len, known, ones);
   if (hit) return hit;
   const words = t.all.slice();
   let k = known;
@@ -77,13 +69,7 @@ function initialLive(t: LenTable, known: number, ones: number): { words: Int32Ar
   let count = 0;
   for (let w = 0; w < t.W; w++) count += popcount(words[w]);
   const entry = { words, count };
-  if (liveCacheWords + t.W > LIVE_CACHE_LIMIT) {
-    for (const m of liveCache) m?.clear();
-    liveCacheWords = 0;
-    byKnown.set(known, byOnes);
-  }
-  byOnes.set(ones, entry);
-  liveCacheWords += t.W + 8;
+  liveCache.set(t.len, known, ones, entry, t.W + 8);
   return entry;
 }
 

@@ -12,25 +12,16 @@
 import type { Problem } from "./problem";
 import { validLines } from "./lines";
 import { LineSearch } from "./line-search";
+import { MaskCache } from "./mask-cache";
 
 /** Pattern tables filtered by (length, known mask, ones mask), shared by every solver. */
-const filterCache: Map<number, Map<number, Int32Array>>[] = [];
-let filterCacheSize = 0;
+const filterCache = new MaskCache<Int32Array>(4_000_000);
 let scratch = new Int32Array(8196);
-const FILTER_CACHE_LIMIT = 4_000_000;
 
 function filteredTable(len: number, known: number, ones: number): Int32Array {
   const table = validLines(len);
   if (known === 0) return table;
-  // Two levels of small-integer keys (fast Map lookups), under the length.
-  let byKnown = filterCache[len];
-  if (!byKnown) byKnown = filterCache[len] = new Map();
-  let byOnes = byKnown.get(known);
-  if (!byOnes) {
-    byOnes = new Map();
-    byKnown.set(known, byOnes);
-  }
-  const hit = byOnes.get(ones);
+  const hit = filterCache.get(len, known, ones);
   if (hit) return hit;
   // One pass over the table into a scratch buffer, then an exact-size copy for the cache.
   if (scratch.length < table.length) scratch = new Int32Array(table.length);
@@ -40,13 +31,7 @@ function filteredTable(len: number, known: number, ones: number): Int32Array {
     if ((pat & known) === ones) scratch[n++] = pat;
   }
   const out = scratch.slice(0, n);
-  if (filterCacheSize + n > FILTER_CACHE_LIMIT) {
-    for (const m of filterCache) m?.clear();
-    filterCacheSize = 0;
-    byKnown.set(known, byOnes);
-  }
-  byOnes.set(ones, out);
-  filterCacheSize += n + 16;
+  filterCache.set(len, known, ones, out, n + 16);
   return out;
 }
 
