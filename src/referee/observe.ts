@@ -100,7 +100,8 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     };
   });
 
-  const frontier = agent ? groups.frontierOf(agent.index) : [];
+  // The named agent's group; else, for a seated caller, the groups of its machine's agents.
+  const frontier = agent ? groups.frontierOf(agent.index) : perspectiveFrontier(state, roots);
   // Known cells: of the frontier tiles with an agent; of the listed revealed/solved tiles without.
   const source = agent ? frontier : listed.filter((t) => board.status[t] !== HIDDEN);
   const cellSet = new Set<number>();
@@ -149,6 +150,13 @@ function agentScopeTiles(state: RefereeState, agent: Agent): number[] {
   return extra.length === 0 ? around : [...around, ...extra].sort((a, b) => a - b);
 }
 
+
+/** The union of the frontiers of the given groups (by root), sorted. */
+function perspectiveFrontier(state: RefereeState, roots: ReadonlySet<number>): number[] {
+  const out = new Set<number>();
+  for (const r of roots) for (const t of state.groups.group(r).frontier) out.add(t);
+  return [...out].sort((a, b) => a - b);
+}
 
 /** Does one of the tile's rectangles share a cell with the rectangle at (x, y) of size w × h? */
 function shapeMeets(tile: { x0: number; y0: number; rects: ReadonlyArray<readonly [number, number, number, number]> }, x: number, y: number, w: number, h: number): boolean {

@@ -105,6 +105,20 @@ describe("observe (SPEC §4.7)", () => {
     expect(observation(ref, { rect: [5, 2, 1, 1] }).tiles).toEqual([]);
   });
 
+  it("without an agent, a seated caller's view carries the frontier of its machine's groups", () => {
+    const field = chainField(6, 14, { givenEvery: 3 });
+    const ref = makeReferee(field);
+    const a1 = ok(ref, joinInput("m-a", "1")).agent as string;
+    const a2 = ok(ref, joinInput("m-a", "2")).agent as string;
+    ok(ref, joinInput("m-b"));
+    honestStep(ref, field, a1);
+    const union = [...new Set([...(ref.frontier(a1) as number[]), ...(ref.frontier(a2) as number[])])].sort((x, y) => x - y);
+    expect(observation(ref, { rect: [0, 0, 5, 5], callerMachineId: "m-a" }).frontier).toEqual(union);
+    expect(observation(ref, { full: true, callerMachineId: "m-a" }).frontier).toEqual(union);
+    // A spectator has no frontier.
+    expect(observation(ref, { rect: [0, 0, 5, 5] }).frontier).toEqual([]);
+  });
+
   it("agents follow the scope: the caller's group and the agents of the listed tiles; every agent only in a full view", () => {
     const field = chainField(6, 14, { givenEvery: 3 }); // G = 71, tiles in a long chain
     const ref = makeReferee(field);
