@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Field } from "../../src/engine/types";
-import type { McpClient, ToolCallResult } from "./harness/mcp-clients";
+import { connectClient, type McpClient, type ToolCallResult } from "./harness/mcp-clients";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 /**
@@ -116,6 +116,31 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       expect(await revision()).toBe(rev);
     } finally {
       await client.close();
+    }
+  });
+
+  it("under fog, a {rect} view by a seated caller (bearer token, no agent) shows what its group reached, and its frontier", async () => {
+    const { client } = await newPlayer(base);
+    const spectator = await connectClient(base, { flavour: "v2-modern" });
+    try {
+      const { gameId, field } = await startPlaying(client, { kind: "scatter", G: 24, rules: { fog: true } });
+      const joined = okAnswer(await client.callTool("join", { game_id: gameId }));
+      const seed = (joined.seed_tile as { id: number }).id;
+      okAnswer(await client.callTool("reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: seed }));
+      const seedCells = new Set(field.tiles[seed].cellIds);
+      const reached = field.tiles.filter((t) => t.id === seed || t.cellIds.some((c) => seedCells.has(c))).map((t) => t.id);
+      const whole = [0, 0, field.G, field.G];
+      const mine = okAnswer(await client.callTool("observe", { game_id: gameId, rect: whole })).observation as { fog: boolean; tiles: Obj[]; frontier: number[] };
+      expect(mine.fog).toBe(true);
+      expect(mine.tiles.map((t) => t.id)).toEqual(reached);
+      expect(mine.frontier).toEqual([seed]);
+      // A spectator (no token) sees only the revealed tile.
+      const theirs = okAnswer(await spectator.callTool("observe", { game_id: gameId, rect: whole })).observation as { tiles: Obj[]; frontier: number[] };
+      expect(theirs.tiles.map((t) => t.id)).toEqual([seed]);
+      expect(theirs.frontier).toEqual([]);
+    } finally {
+      await client.close();
+      await spectator.close();
     }
   });
 

@@ -15,8 +15,9 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
-      // The caller's machine matters only for the health an {agent} view carries: skip the lookup otherwise.
-      const callerMachineId = args.agent !== undefined ? await readerMachine(ctx) : undefined;
+      // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
+      // looked up whenever a token is sent; spectators send none and pay nothing.
+      const callerMachineId = ctx.request.headers.has("Authorization") ? await readerMachine(ctx) : undefined;
       const query = { agent: args.agent, rect: args.rect, full: args.full, callerMachineId };
       return callField(async () =>
         answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {
