@@ -13,17 +13,17 @@ export const MAX_INTENT = 160;
 export const gameId = z
   .string()
   .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$")
-  .describe("The game to play (from start_mosaic or list_games).");
+  .describe("From list_games or start_mosaic.");
 
 const agent = z.string().min(3).max(200).describe("Your agent id <machine_id>/<session>, from join.");
-const expectedRevision = z.number().int().min(0).describe("The revision your view is based on (conflict if a tile you touch changed since).");
-const intent = z.string().max(MAX_INTENT).default("").describe("One line (<= 160 chars) shown verbatim to spectators.");
+const expectedRevision = z.number().int().min(0).describe("The latest revision you saw (conflict if a tile you touch changed since).");
+const intent = z.string().max(MAX_INTENT).default("").describe("One line (<= 160 chars), shown publicly.");
 const agentSecret = z
   .string()
   .min(1)
   .max(200)
   .optional()
-  .describe("Only for clients without an Authorization header: the agent_secret your proof join returned.");
+  .describe("Without an Authorization header: the agent_secret from your proof join.");
 const cellId = z.number().int().min(0);
 
 /*
