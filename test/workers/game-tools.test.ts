@@ -116,6 +116,18 @@ describe("play tools over /mcp", () => {
     expect(field.structuredContent).toMatchObject({ kind: "field", G: 80 });
     expect(code(await call("start_mosaic", { kind: "scatter", grow: { every_minutes: 5 } }))).toBe("bad_input");
     expect(code(await call("start_mosaic", { kind: "field", chunks: 3, chunk_g: 120, G: 300, grow: { every_minutes: 5 } }))).toBe("bad_input");
+    // Parameters of another kind are refused, not silently dropped.
+    for (const [args, name] of [
+      [{ kind: "scatter", n: 8 }, "n"],
+      [{ kind: "scatter", chunks: 2 }, "chunks"],
+      [{ kind: "grid", n: 6, chunk_g: 40 }, "chunk_g"],
+      [{ kind: "field", n: 8 }, "n"],
+      [{ kind: "field", chunks: 2, chunk_g: 40, G: 50 }, "G"],
+    ] as const) {
+      const refused = await call("start_mosaic", args);
+      expect(code(refused)).toBe("bad_input");
+      expect(refused.content[0].text).toContain(name);
+    }
     const bad = await call("start_mosaic", { kind: "scatter", G: 5 });
     expect(bad.isError).toBe(true);
     // The manifest keeps the seed secret and records the growth policy apart from the engine parameters.

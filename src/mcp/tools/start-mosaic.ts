@@ -46,6 +46,8 @@ export type FieldPlan = { ok: true; params: FieldShape; rules: FieldRules; G: nu
 export function planField(args: StartMosaicArgs): FieldPlan {
   const grow = args.grow && (args.grow.every_minutes !== undefined || args.grow.frontier_coverage !== undefined) ? args.grow : undefined;
   if (grow && args.kind !== "field") return { ok: false, message: "grow applies to kind field only" };
+  const foreign = foreignParams(args, grow !== undefined);
+  if (foreign.length > 0) return { ok: false, message: `${args.kind}: ${foreign.join(", ")} ${foreign.length === 1 ? "does" : "do"} not apply (${KIND_PARAMS[args.kind]})` };
   const rules: FieldRules = {
     guess: args.rules?.guess ?? "accept",
     depth: (args.rules?.depth ?? 0) as 0 | 1 | 2,
@@ -64,6 +66,20 @@ export function planField(args: StartMosaicArgs): FieldPlan {
   } catch (err) {
     return { ok: false, message: `${args.kind}: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/** What each kind takes (SPEC §3); anything else would be silently dropped, so it is refused. */
+const KIND_PARAMS = {
+  scatter: "scatter takes G",
+  grid: "grid takes n and G",
+  field: "field takes chunks and chunk_g; G only as the canvas of a growing field",
+} as const;
+
+function foreignParams(args: StartMosaicArgs, growing: boolean): string[] {
+  const given = (["G", "n", "chunks", "chunk_g"] as const).filter((k) => args[k] !== undefined);
+  const allowed: ReadonlyArray<string> =
+    args.kind === "scatter" ? ["G"] : args.kind === "grid" ? ["G", "n"] : growing ? ["G", "chunks", "chunk_g"] : ["chunks", "chunk_g"];
+  return given.filter((k) => !allowed.includes(k));
 }
 
 function randomSeed(): string {
