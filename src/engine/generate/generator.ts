@@ -105,28 +105,50 @@ class StagedRun {
 
 export function createFieldGenerator(params: FieldParams): FieldGenerator {
   const p = resolveParams(params);
-  if (p.kind === "grid") return gridGenerator(p);
-  let canvas = new Canvas(p.G);
   const stats = emptyReport();
-  let run = new StagedRun(canvas, p.seed, p.kind === "scatter" ? scatterStages(p) : ringStages(p, 0), stats);
+  if (p.kind === "grid") return retryingGenerator(p.G, (attempt) => gridAttempt(p, attempt, stats));
+  return retryingGenerator(p.G, (attempt) => {
+    const canvas = new Canvas(p.G);
+    const stages = p.kind === "scatter" ? scatterStages(p, attempt) : ringStages(p, 0);
+    return {
+      canvas,
+      run: new StagedRun(canvas, p.seed, stages, stats),
+      // A tiny scatter board can end with fewer than two tiles (nothing to share cells
+      // with): start over from the next attempt's streams.
+      keep: (tiles) => !(p.kind === "scatter" && tiles.length < 2 && attempt < MAX_SMALL_ATTEMPTS),
+    };
+  }, stats);
+}
+
+/** One generation attempt: its canvas, its staged run, and whether its outcome is kept. */
+interface Attempt {
+  canvas: Canvas;
+  run: StagedRun;
+  keep(tiles: Tile[]): boolean;
+}
+
+/**
+ * Steps attempts in turn until one is kept. Each attempt draws from its own labelled streams,
+ * so the field stays a pure function of the parameters however the steps are scheduled.
+ */
+function retryingGenerator(G: number, begin: (attempt: number) => Attempt, stats = emptyReport()): FieldGenerator {
   let attempt = 0;
+  let current = begin(0);
   let field: Field | null = null;
   return {
     async step() {
       if (field) return true;
-      if (await run.step()) {
-        const tiles = canvasTiles(canvas);
-        // A tiny scatter board can end with fewer than two tiles (nothing to share cells
-        // with): start over from the next attempt's streams.
-        if (p.kind === "scatter" && tiles.length < 2 && attempt < MAX_SMALL_ATTEMPTS) {
-          attempt++;
-          canvas = new Canvas(p.G);
-          run = new StagedRun(canvas, p.seed, scatterStages(p, attempt), stats);
-        } else field = { G: p.G, tiles, solution: finalSolution(canvas) };
+      if (await current.run.step()) {
+        const tiles = canvasTiles(current.canvas);
+        if (current.keep(tiles)) field = { G, tiles, solution: finalSolution(current.canvas) };
+        else current = begin(++attempt);
       }
       return field !== null;
     },
-    progress: () => (field ? { done: run.progress().total, total: run.progress().total } : run.progress()),
+    progress() {
+      const progress = current.run.progress();
+      return field ? { done: progress.total, total: progress.total } : progress;
+    },
     result() {
       if (!field) throw new Error("field generation has not finished");
       return field;
@@ -136,40 +158,13 @@ export function createFieldGenerator(params: FieldParams): FieldGenerator {
 }
 
 /** Grid: one stage; if any square had to be dropped, start over under the next attempt label. */
-function gridGenerator(p: ResolvedParams): FieldGenerator {
-  const stats = emptyReport();
-  let attempt = 0;
-  let canvas = new Canvas(p.G);
-  let total = 0;
-  const start = (): StagedRun => {
-    canvas = new Canvas(p.G);
-    const tiles = placeGrid(canvas, p);
-    total = tiles.length;
-    return new StagedRun(canvas, p.seed, [{ label: `grid/${attempt}`, region: { x: 0, y: 0, w: p.G, h: p.G }, tiles }], stats);
-  };
-  let run = start();
-  let field: Field | null = null;
-  return {
-    async step() {
-      if (field) return true;
-      if (await run.step()) {
-        const tiles = canvasTiles(canvas);
-        if (tiles.length === total) field = { G: p.G, tiles, solution: finalSolution(canvas) };
-        else {
-          attempt++;
-          if (attempt > 50) throw new Error("grid generation failed repeatedly");
-          run = start();
-        }
-      }
-      return field !== null;
-    },
-    progress: () => (field ? { done: 100, total: 100 } : run.progress()),
-    result() {
-      if (!field) throw new Error("field generation has not finished");
-      return field;
-    },
-    report: () => stats,
-  };
+function gridAttempt(p: ResolvedParams, attempt: number, stats: StageReport): Attempt {
+  if (attempt > 50) throw new Error("grid generation failed repeatedly");
+  const canvas = new Canvas(p.G);
+  const tiles = placeGrid(canvas, p);
+  const placed = tiles.length;
+  const stage: StageSpec = { label: `grid/${attempt}`, region: { x: 0, y: 0, w: p.G, h: p.G }, tiles };
+  return { canvas, run: new StagedRun(canvas, p.seed, [stage], stats), keep: (kept) => kept.length === placed };
 }
 
 /** Generate a whole field at once. */
