@@ -81,7 +81,7 @@ describe("field object: play", () => {
     ["scatter", SCATTER, 24],
     ["grid", GRID, 11],
   ] as const)("a scripted agent plays a small %s field to completion", async (_kind, params, G) => {
-    const { stub, raw, field } = await createPlaying(params, G);
+    const { stub, field } = await createPlaying(params, G);
     const players = new ScriptedPlayers(stub, field);
     await players.playToEnd();
     const manifest = ok(await stub.manifest());
@@ -94,7 +94,7 @@ describe("field object: play", () => {
   });
 
   it("chains every event from seed_commit, with revisions 1, 2, 3, …", async () => {
-    const { stub, raw, field } = await createPlaying(SCATTER, 24);
+    const { stub, field } = await createPlaying(SCATTER, 24);
     const players = new ScriptedPlayers(stub, field);
     await players.join();
     await players.pass(3);

@@ -67,7 +67,7 @@ export class GivensReducer {
   /** Solutions of the current accepted givens during greedy removal. */
   private cur = 1;
 
-  constructor(private readonly input: GivensInput) {
+  constructor(input: GivensInput) {
     this.problem = new Problem(tileLineSpecs(input.shape, input.G, 0, true));
     this.solver = new Solver(this.problem);
     this.n = this.problem.nCells;
