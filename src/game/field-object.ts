@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createFieldGenerator, type FieldParams } from "../engine";
-import { seedCommit } from "../engine/commitments";
+import { seedCommit, sha256Hex } from "../engine/commitments";
 import type { Field } from "../engine/types";
 import type { Env } from "../env";
 import { Referee } from "../referee";
@@ -11,7 +11,7 @@ import { forgetGame, type GameSummary } from "./registry";
 import { RegistryReporter } from "./registry-reporter";
 import { rebuildReferee, SNAPSHOT_EVERY, type RefereeBase } from "./replay";
 import { generateRingYielding, growthReason, nextTimer, type GrowPolicy } from "./growth";
-import { sha256Hex, randomSecret } from "./secrets";
+import { randomSecret } from "./secrets";
 
 /** Status of a field as the outside sees it; `missing` = never created or expired. */
 export type FieldStatus = GameSummary["status"] | "missing";

@@ -39,17 +39,5 @@ export function fromBase64Any(text: string): Bytes | null {
   return out;
 }
 
-export function toHex(bytes: Bytes): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
-
-export async function sha256(data: Bytes | string): Promise<Bytes> {
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-}
-
-export async function sha256Hex(data: Bytes | string): Promise<string> {
-  return toHex(await sha256(data));
-}
+// Hashing is the engine's (one WebCrypto SHA-256 for the whole project).
+export { sha256Hex } from "../engine/commitments";
