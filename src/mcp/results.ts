@@ -26,19 +26,36 @@ export interface ToolErrorPayload {
 }
 
 /**
- * A successful tool answer: a short human summary in `content` (agents pay for every byte,
- * so keep it to a few hundred characters) and the full data in `structuredContent`.
+ * The one text block of every answer (SPEC §6 "What a model reads"): the one-line summary, a
+ * newline, then the compact JSON of the very same `structuredContent`. Several agent SDKs show
+ * their model only `content`, so the data must be there too; the JSON line parses back to
+ * exactly the structured object.
  */
-export function toolOk(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: structured };
+export function modelText(summary: string, structured: Record<string, unknown>): string {
+  return `${oneLine(summary)}\n${JSON.stringify(structured)}`;
+}
+
+/** The summary stays one line, so a reader can split the text at its first newline. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
+}
+
+/**
+ * A successful tool answer: a short human summary (a few hundred characters at most) plus the
+ * data, both in `content`, and the data again in `structuredContent` for programs.
+ */
+export function toolOk(summary: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: modelText(summary, structured) }], structuredContent: structured };
 }
 
 /**
  * A failed tool call. Errors are results with `isError: true`, not protocol errors, so a model
- * sees the message and can correct itself; programs branch on `structuredContent.error.code`.
+ * sees the message (the text's first line) and can correct itself; programs branch on
+ * `structuredContent.error.code`, which the text's JSON line carries as well.
  */
 export function toolError(code: ErrorCode, message: string, extra: { revision?: number } = {}): CallToolResult {
   const error: ToolErrorPayload["error"] = { code, message };
   if (extra.revision !== undefined) error.revision = extra.revision;
-  return { isError: true, content: [{ type: "text", text: message }], structuredContent: { error } };
+  const structured = { error };
+  return { isError: true, content: [{ type: "text", text: modelText(message, structured) }], structuredContent: structured };
 }

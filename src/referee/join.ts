@@ -71,7 +71,10 @@ function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record
   const t = agent.seed === null ? null : state.board.tiles[agent.seed];
   return {
     agent: agent.id,
-    seed_tile: t && { id: t.id, ...tileGeometry(t) },
+    // The id, as the reference answers, so `reveal {tile: seed_tile}` works as written; the shape
+    // (public before reveal) rides beside it.
+    seed_tile: t ? t.id : null,
+    seed: t && { id: t.id, ...tileGeometry(t) },
     revision,
     verified: agent.verified,
     harness: agent.harness,

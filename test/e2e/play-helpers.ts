@@ -62,7 +62,7 @@ export class McpTeam {
 
   async add(player?: Player, session = "1"): Promise<{ player: Player; agent: string }> {
     const p = player ?? (await newPlayer(this.baseUrl));
-    const joined = await callToolStructured<{ agent: string; revision: number; seed_tile: { id: number }; verified: boolean; harness: string; harness_source: string }>(p.client, "join", {
+    const joined = await callToolStructured<{ agent: string; revision: number; seed_tile: number; verified: boolean; harness: string; harness_source: string }>(p.client, "join", {
       game_id: this.gameId,
       session,
       model: "scripted",

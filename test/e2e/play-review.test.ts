@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Field } from "../../src/engine/types";
 import { connectClient, type McpClient, type ToolCallResult } from "./harness/mcp-clients";
+import { readModelText } from "./harness/model-text";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 /**
@@ -9,7 +10,7 @@ import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
  * code, and that odd but valid inputs change nothing.
  */
 
-/** "A summary of at most a few hundred characters" (SPEC §6). */
+/** "A summary of at most a few hundred characters" (SPEC §6): the first line of the text. */
 const MAX_TEXT = 400;
 
 type Obj = Record<string, unknown>;
@@ -26,9 +27,12 @@ function expectFields(o: unknown, names: string[]): void {
 
 function okAnswer(r: ToolCallResult): Obj {
   expect(r.isError, r.text).toBe(false);
-  expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
-  expect(r.text.length).toBeGreaterThan(0);
+  const { summary, data } = readModelText(r.text);
+  expect(summary.length).toBeLessThanOrEqual(MAX_TEXT);
+  expect(summary.length).toBeGreaterThan(0);
   expect(r.structuredContent).toBeDefined();
+  // The text carries the very same data, for clients that show their model only the text.
+  expect(data).toEqual(r.structuredContent);
   return r.structuredContent as Obj;
 }
 
@@ -37,8 +41,10 @@ function refusal(r: ToolCallResult, code: string): { code: string; message: stri
   const error = (r.structuredContent as { error?: { code: string; message: string; revision?: number } } | undefined)?.error;
   expect(error, r.text).toBeDefined();
   expect(error!.code, error!.message).toBe(code);
-  expect(r.text).toBe(error!.message);
-  expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
+  const { summary, data } = readModelText(r.text);
+  expect(summary).toBe(error!.message);
+  expect(summary.length).toBeLessThanOrEqual(MAX_TEXT);
+  expect(data).toEqual(r.structuredContent);
   return error!;
 }
 
@@ -111,7 +117,7 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
         expect(r.isError, `${tool} ${JSON.stringify(args).slice(0, 200)}`).toBe(true);
         const error = (r.structuredContent as { error?: { code: string } } | undefined)?.error;
         expect(codes.has(error?.code ?? ""), r.text).toBe(true);
-        expect(r.text.length).toBeLessThanOrEqual(MAX_TEXT);
+        expect(readModelText(r.text).summary.length).toBeLessThanOrEqual(MAX_TEXT);
       }
       expect(await revision()).toBe(rev);
     } finally {
@@ -125,7 +131,7 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
     try {
       const { gameId, field } = await startPlaying(client, { kind: "scatter", G: 24, rules: { fog: true } });
       const joined = okAnswer(await client.callTool("join", { game_id: gameId }));
-      const seed = (joined.seed_tile as { id: number }).id;
+      const seed = joined.seed_tile as number;
       okAnswer(await client.callTool("reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: seed }));
       const seedCells = new Set(field.tiles[seed].cellIds);
       const reached = field.tiles.filter((t) => t.id === seed || t.cellIds.some((c) => seedCells.has(c))).map((t) => t.id);
@@ -154,8 +160,9 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       await team.playToEnd();
       const joined = await late.client.callTool("join", { game_id: gameId });
       expect(okAnswer(joined).seed_tile).toBeNull();
-      expect(joined.text).not.toContain("?");
-      expect(joined.text).toMatch(/no seed tile/);
+      expect(okAnswer(joined).seed).toBeNull();
+      expect(readModelText(joined.text).summary).not.toContain("?");
+      expect(readModelText(joined.text).summary).toMatch(/no seed tile/);
     } finally {
       await team.close();
       await late.client.close();
@@ -177,10 +184,11 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   const joined = okAnswer(await call("join", { model: "review" }));
   expect(okAnswer(await client.callTool("list_games")).games).toBeDefined();
   expect((await client.callTool("list_games")).text).toContain(`${gameId} (playing, G=${field.G}, 1 agent, `);
-  expectFields(joined, ["agent", "seed_tile", "revision", "verified", "harness", "harness_source"]);
+  expectFields(joined, ["agent", "seed_tile", "seed", "revision", "verified", "harness", "harness_source"]);
   const agent = joined.agent as string;
-  const seed = joined.seed_tile as { id: number; x0: number; y0: number; w: number; h: number; cells: number };
-  expectFields(seed, ["id", "cells", "x0", "y0", "w", "h"]);
+  const seed = joined.seed as { id: number; x0: number; y0: number; w: number; h: number; rects: unknown; cells: number; m: number };
+  expectFields(seed, ["id", "x0", "y0", "w", "h", "rects", "cells", "m"]);
+  expect(joined.seed_tile).toBe(seed.id);
   const seedTile = field.tiles[seed.id];
   expect(seed).toMatchObject({ x0: seedTile.x0, y0: seedTile.y0, w: seedTile.w, h: seedTile.h, cells: seedTile.cellIds.length });
 

@@ -76,14 +76,14 @@ describe("play over MCP", () => {
     const machine = newMachine();
     const bare = await connectClient(base, { flavour: "v2-legacy" });
     try {
-      const joined = await callToolStructured<{ agent: string; agent_secret: string; revision: number; seed_tile: { id: number } }>(bare, "join", {
+      const joined = await callToolStructured<{ agent: string; agent_secret: string; revision: number; seed_tile: number }>(bare, "join", {
         game_id: gameId,
         ...joinProofArgs(machine, gameId, "7"),
         harness: "proof-client",
       });
       expect(joined.agent).toBe(`${machine.machineId}/7`);
       expect(joined.agent_secret).toMatch(/^as_[0-9a-f]{48}$/);
-      const tile = joined.seed_tile.id;
+      const tile = joined.seed_tile;
       const noSecret = await bare.callTool("reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile, intent: "x" });
       expect((noSecret.structuredContent?.error as { code: string }).code).toBe("identity");
       const wrongSecret = await bare.callTool("reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile, intent: "x", agent_secret: "as_00" });

@@ -143,7 +143,7 @@ describe("field object: play", () => {
     const { stub, raw, field } = await createPlaying(SCATTER, 24);
     const players = new ScriptedPlayers(stub, field);
     const agent = await players.join();
-    const seedTile = Number((ok(await stub.join(joinArgs(machineId(1)))).seed_tile as { id: number }).id);
+    const seedTile = Number(ok(await stub.join(joinArgs(machineId(1)))).seed_tile);
     const before = await snapshot(stub);
     // Make the next append fail after the referee has already judged (and changed its memory).
     await runInDurableObject(raw, (instance: FieldObject) => {
@@ -173,7 +173,7 @@ describe("field object: play", () => {
     const coverCount = new Map<number, number>();
     for (const t of field.tiles) for (const c of t.cellIds) coverCount.set(c, (coverCount.get(c) ?? 0) + 1);
     const ownCells = (tile: number) => field.tiles[tile].cellIds.filter((c) => coverCount.get(c) === 1 && !field.tiles[tile].givens.includes(c));
-    const seeds = await Promise.all(players.agents.map(async (agent) => ({ agent, tile: Number((ok(await stub.join(joinArgs(agent.split("/")[0]))).seed_tile as { id: number }).id) })));
+    const seeds = await Promise.all(players.agents.map(async (agent) => ({ agent, tile: Number(ok(await stub.join(joinArgs(agent.split("/")[0]))).seed_tile) })));
     expect(new Set(seeds.map((s) => s.tile)).size).toBe(8);
     const base = ok(await stub.manifest()).log_head.revision;
     expect(base).toBe(8);
@@ -219,7 +219,7 @@ describe("field object: bad input changes nothing (SPEC §12)", () => {
     const players = new ScriptedPlayers(stub, field);
     const agent = await players.join();
     const mine = machineId(1);
-    const seedTile = Number((ok(await stub.join(joinArgs(mine))).seed_tile as { id: number }).id);
+    const seedTile = Number(ok(await stub.join(joinArgs(mine))).seed_tile);
     const before = await snapshot(stub);
     const rev = before.manifest.log_head.revision;
     const expectRefused = async (outcome: Promise<Awaited<ReturnType<Stub["write"]>>>, code: string, pattern?: RegExp) => {
@@ -269,7 +269,7 @@ describe("field object: bad input changes nothing (SPEC §12)", () => {
     const { stub, raw, field } = await createPlaying({ kind: "scatter", G: 40 }, 40);
     const players = new ScriptedPlayers(stub, field);
     const agent = await players.join();
-    const seedTile = Number((ok(await stub.join(joinArgs(machineId(1)))).seed_tile as { id: number }).id);
+    const seedTile = Number(ok(await stub.join(joinArgs(machineId(1)))).seed_tile);
     let rev = Number(ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile: seedTile, intent: "x" }, machineId: machineId(1) })).revision);
     const t = field.tiles[seedTile];
     const wrong = t.cellIds.filter((c) => !t.givens.includes(c)).map((c) => [c, (1 - field.solution[c]) as 0 | 1] as [number, 0 | 1]);

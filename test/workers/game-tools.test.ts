@@ -3,6 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
+import { readModelText } from "../e2e/harness/model-text";
 import { fieldApi, ok, RULES, uniqueId, waitPlaying } from "./game-helpers";
 import { machine, proof } from "./identity-helpers";
 
@@ -80,7 +81,9 @@ describe("play tools over /mcp", () => {
     const refusal = (r: ToolResult) => {
       expect(r.isError).toBe(true);
       const error = r.structuredContent?.error as { code: string; message: string };
-      expect(error.message).toBe(r.content[0].text);
+      const text = readModelText(r.content[0].text);
+      expect(text.summary).toBe(error.message);
+      expect(text.data).toEqual(r.structuredContent);
       return error;
     };
     const negative = refusal(await call("commit", { game_id: "g", agent, expected_revision: 0, cells: [[-1, 0]], agent_secret: "as_x" }));
@@ -111,7 +114,9 @@ describe("play tools over /mcp", () => {
     expect(s).toMatchObject({ status: "generating", kind: "grid", G: 11 });
     expect(s.game_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(s.spectator_url).toBe(`http://localhost:8787/?game=${s.game_id}`);
-    expect(started.content[0].text.length).toBeLessThan(300);
+    const startedText = readModelText(started.content[0].text);
+    expect(startedText.summary.length).toBeLessThan(300);
+    expect(startedText.data).toEqual(started.structuredContent);
     const field = await call("start_mosaic", { kind: "field", chunks: 2, chunk_g: 40 });
     expect(field.structuredContent).toMatchObject({ kind: "field", G: 80 });
     expect(code(await call("start_mosaic", { kind: "scatter", grow: { every_minutes: 5 } }))).toBe("bad_input");

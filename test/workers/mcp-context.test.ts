@@ -70,8 +70,10 @@ describe("tool errors (SPEC §6.1)", () => {
     const message = await messageOf(await call(legacyRequest("tools/call", { name: "refuse", arguments: {} })));
     const result = message.result as { isError: boolean; content: Array<{ text: string }>; structuredContent: unknown };
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain("Tile 12");
-    expect(result.structuredContent).toEqual({ error: { code: "conflict", message: "Tile 12 changed since revision 4; observe and retry.", revision: 9 } });
+    const error = { code: "conflict", message: "Tile 12 changed since revision 4; observe and retry.", revision: 9 };
+    expect(result.structuredContent).toEqual({ error });
+    // A model that reads only the text gets the message on the first line and the code on the second.
+    expect(result.content).toEqual([{ type: "text", text: `${error.message}\n${JSON.stringify({ error })}` }]);
   });
 });
 

@@ -2,6 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RULES_TEXT } from "../../src/mcp/rules";
 import { initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, parseSse } from "../e2e/harness/mcp-wire";
+import { readModelText } from "../e2e/harness/model-text";
 
 const URL_MCP = "http://localhost:8787/mcp";
 
@@ -79,7 +80,9 @@ describe("/mcp for 2025-era clients (stateless)", () => {
     expect(result.isError ?? false).toBe(false);
     expect(Array.isArray(result.structuredContent.games)).toBe(true);
     expect(result.content[0].type).toBe("text");
-    expect(result.content[0].text.length).toBeLessThan(400);
+    const text = readModelText(result.content[0].text);
+    expect(text.summary.length).toBeLessThan(400);
+    expect(text.data).toEqual(result.structuredContent);
   });
 
   it("answers an unknown method with -32601, including names of Object's own properties", async () => {

@@ -42,11 +42,10 @@ export function registerJoin(server: McpServer, ctx: ToolContext): void {
           issueSecret: who.issueSecret,
         });
         return answer(outcome, (a) => {
-          const seed = a.seed_tile as { id?: number } | null | undefined;
           const secret = a.agent_secret ? " Pass agent_secret on reveal/commit/retract." : "";
           const task =
-            typeof seed?.id === "number"
-              ? `seed tile ${seed.id}. Reveal it, then commit its cells.`
+            typeof a.seed_tile === "number"
+              ? `seed tile ${a.seed_tile}. Reveal it, then commit its cells.`
               : "no seed tile: every tile is solved. Watch list_games for growth or a new field.";
           return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}`;
         });

@@ -92,8 +92,8 @@ describe("frontier and groups (SPEC §4.2)", () => {
     const ref = makeReferee(field);
     const a = ok(ref, joinInput("m-a")).agent as string;
     const b = ok(ref, joinInput("m-b")).agent as string;
-    const sa = (ok(ref, joinInput("m-a")).seed_tile as { id: number }).id;
-    const sb = (ok(ref, joinInput("m-b")).seed_tile as { id: number }).id;
+    const sa = ok(ref, joinInput("m-a")).seed_tile as number;
+    const sb = ok(ref, joinInput("m-b")).seed_tile as number;
     expect(ref.frontier(a)).toEqual([sa]);
     expect(ref.frontier(b)).toEqual([sb]);
     // The second seed is as far from the first as the chain allows.

@@ -9,11 +9,14 @@ describe("join (SPEC §4.1)", () => {
     const r = ref.apply(joinInput("m-j", "s1"), T0);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const seed = r.answer.seed_tile as { id: number };
-    const t = field.tiles[seed.id];
+    const seedTile = r.answer.seed_tile as number;
+    expect(Number.isInteger(seedTile)).toBe(true);
+    const t = field.tiles[seedTile];
+    const seed = { id: t.id };
     expect(r.answer).toEqual({
       agent: "m-j/s1",
-      seed_tile: { id: t.id, cells: t.cellIds.length, x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects, m: t.m },
+      seed_tile: t.id,
+      seed: { id: t.id, cells: t.cellIds.length, x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects, m: t.m },
       revision: 1,
       verified: true,
       harness: "vitest",
@@ -79,7 +82,7 @@ describe("reveal (SPEC §4.3)", () => {
     let ref = makeReferee(field);
     for (let s = 1; s < 50; s++) {
       ref = makeReferee(field, {}, undefined, `seed-${s}`);
-      if ((ok(ref, joinInput("m-a")).seed_tile as { id: number }).id !== 1) break;
+      if ((ok(ref, joinInput("m-a")).seed_tile as number) !== 1) break;
     }
     const a = "m-a/1";
     const b = ok(ref, joinInput("m-b")).agent as string;
