@@ -124,6 +124,10 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   if (!changed) return { ok: true, answer, changed: false };
   const event: Record<string, unknown> = {
     intent: input.intent,
+    // The batch's cell ids in input order (no values): the verdict lists alone lose the
+    // interleaving, which decides classification, the health window and the death point; an
+    // auditor rebuilds the input from this order, the verdicts and the released solution.
+    cells: cells.map(([id]) => id),
     accepted,
     // The public log carries rejected cells without their values (SPEC §4.8).
     rejected: rejected.map((r) => ({ id: r.id, reason: r.reason })),

@@ -139,6 +139,9 @@ describe("commit (SPEC §4.4)", () => {
     expect(r.answer).toMatchObject({ revision: ref.revision, status: "playing", unevaluated: [], solved: [], meets: [], reward: 0 });
     expect(r.answer.health).toMatchObject({ state: "warning", committed: 3, wrong: 1, window: 3 });
     expect(r.event).toMatchObject({ type: "commit", agent: a, intent: "commit 6" });
+    // The log keeps the batch's order (ids only), which the verdict lists alone lose.
+    expect(r.event?.cells).toEqual([u0, u0, given, other.cellIds[0], u1, u2]);
+    expect(r.event?.rejected).toEqual([{ id: u1, reason: "wrong" }]);
   });
 
   it("ignores holes, and cells in revealed tiles off the caller's frontier", () => {
