@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { buildSite } from "../../../scripts/build-site";
 import { startDevServer, type DevServer } from "./wrangler-dev";
 
 declare module "vitest" {
@@ -11,6 +12,8 @@ let server: DevServer | undefined;
 
 /** One shared `wrangler dev` for the e2e project; its URL reaches tests through inject("baseUrl"). */
 export async function setup(project: TestProject): Promise<void> {
+  // wrangler dev serves public/ as it is: bundle the spectator site first.
+  await buildSite();
   server = await startDevServer({ vars: { MOSAIC_DEV: "1" } });
   project.provide("baseUrl", server.baseUrl);
 }

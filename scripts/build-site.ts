@@ -1,0 +1,30 @@
+// Bundles the spectator site (src/site) into public/app/, which is not in git. Runs before
+// `npm start`, `npm test` and `npm run build`, and in the e2e harness's global setup, so every
+// server that serves public/ serves a fresh bundle.
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { dirname, resolve } from "node:path";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+export async function buildSite(options: { minify?: boolean } = {}): Promise<{ bytes: number }> {
+  const result = await build({
+    entryPoints: [resolve(root, "src/site/main.ts")],
+    outfile: resolve(root, "public/app/site.js"),
+    bundle: true,
+    format: "esm",
+    target: ["es2022", "chrome110", "safari16", "firefox110"],
+    minify: options.minify ?? true,
+    sourcemap: true,
+    metafile: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const out = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith("site.js"));
+  return { bytes: out ? out[1].bytes : 0 };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { bytes } = await buildSite();
+  console.log(`site bundle: public/app/site.js ${(bytes / 1024).toFixed(1)} KiB`);
+}

@@ -1,0 +1,66 @@
+/**
+ * A few DOM helpers. Text always goes in through textContent (never innerHTML): intents, names
+ * and tags are other people's strings and are shown verbatim, as text.
+ */
+type Child = Node | string | null | undefined | false;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (key === "class") node.className = String(value);
+    else if (key === "text") node.textContent = String(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(node, ...children);
+  return node;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+}
+
+export function clear(node: Node): void {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`missing #${id}`);
+  return node as T;
+}
+
+export function formatInt(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+export function formatTime(ms: number): string {
+  const d = new Date(ms);
+  return d.toISOString().slice(11, 19);
+}
+
+export function shortHash(hash: string): string {
+  return hash.length > 16 ? `${hash.slice(0, 12)}…` : hash;
+}
+
+/** Limits how often a function runs (the tables refresh at a few Hz, not on every event). */
+export function throttle(fn: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let last = 0;
+  return () => {
+    if (timer) return;
+    const wait = Math.max(0, last + ms - performance.now());
+    timer = setTimeout(() => {
+      timer = null;
+      last = performance.now();
+      fn();
+    }, wait);
+  };
+}

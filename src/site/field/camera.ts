@@ -1,0 +1,83 @@
+/**
+ * The view onto the field: `scale` CSS pixels per cell and the field coordinate shown at the
+ * viewport's top-left corner. Pure arithmetic, so pan, zoom-around-a-point and clamping are the
+ * same for mouse, touch, trackpad, keys and buttons.
+ */
+export const MIN_SCALE = 0.25;
+export const MAX_SCALE = 64;
+
+export class Camera {
+  /** CSS pixels per cell. */
+  scale = 1;
+  /** Field coordinates (cells) of the viewport's top-left corner. */
+  x = 0;
+  y = 0;
+  /** Viewport size in CSS pixels. */
+  width = 1;
+  height = 1;
+
+  constructor(public G: number) {}
+
+  resize(width: number, height: number): void {
+    this.width = Math.max(1, width);
+    this.height = Math.max(1, height);
+    this.clamp();
+  }
+
+  /** Fits the whole field (or a box of it) in the viewport, centred. */
+  fit(box: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: this.G, h: this.G }): void {
+    const margin = 0.96;
+    this.scale = clampScale(Math.min(this.width / box.w, this.height / box.h) * margin);
+    this.x = box.x + box.w / 2 - this.width / this.scale / 2;
+    this.y = box.y + box.h / 2 - this.height / this.scale / 2;
+    this.clamp();
+  }
+
+  panBy(dxCss: number, dyCss: number): void {
+    this.x -= dxCss / this.scale;
+    this.y -= dyCss / this.scale;
+    this.clamp();
+  }
+
+  /** Multiplies the scale by `factor`, keeping the field point under (sx, sy) in place. */
+  zoomAt(factor: number, sx: number, sy: number): void {
+    const fx = this.x + sx / this.scale;
+    const fy = this.y + sy / this.scale;
+    this.scale = clampScale(this.scale * factor);
+    this.x = fx - sx / this.scale;
+    this.y = fy - sy / this.scale;
+    this.clamp();
+  }
+
+  /** Field coordinates (fractional cells) of a viewport point. */
+  toField(sx: number, sy: number): { x: number; y: number } {
+    return { x: this.x + sx / this.scale, y: this.y + sy / this.scale };
+  }
+
+  toScreen(fx: number, fy: number): { x: number; y: number } {
+    return { x: (fx - this.x) * this.scale, y: (fy - this.y) * this.scale };
+  }
+
+  /** The visible cell range, clipped to the field: [x0, y0, x1, y1) in whole cells. */
+  visibleCells(): [number, number, number, number] {
+    const x0 = Math.max(0, Math.floor(this.x));
+    const y0 = Math.max(0, Math.floor(this.y));
+    const x1 = Math.min(this.G, Math.ceil(this.x + this.width / this.scale));
+    const y1 = Math.min(this.G, Math.ceil(this.y + this.height / this.scale));
+    return [x0, y0, Math.max(x0, x1), Math.max(y0, y1)];
+  }
+
+  /** Keeps at least a quarter of the viewport over the field, so it can never be lost off-screen. */
+  private clamp(): void {
+    const vw = this.width / this.scale;
+    const vh = this.height / this.scale;
+    const slackX = vw * 0.75;
+    const slackY = vh * 0.75;
+    this.x = Math.min(Math.max(this.x, -slackX), this.G - vw + slackX);
+    this.y = Math.min(Math.max(this.y, -slackY), this.G - vh + slackY);
+  }
+}
+
+export function clampScale(s: number): number {
+  return Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+}

@@ -1,0 +1,76 @@
+/**
+ * Colours of the field. Machines get a stable colour from their id (hash → palette slot), from a
+ * palette that stays distinguishable with the common colour-vision deficiencies (Okabe–Ito hues
+ * plus Paul Tol's muted set, all ≥ 3:1 against the dark field). Status never relies on colour:
+ * hidden tiles are a checker texture, revealed tiles flat grey, solved tiles two-tone (value 0
+ * darker, value 1 lighter) in their solver's colour.
+ */
+export const MACHINE_COLOURS: readonly string[] = [
+  "#e69f00", // orange
+  "#56b4e9", // sky blue
+  "#009e73", // bluish green
+  "#f0e442", // yellow
+  "#0072b2", // blue
+  "#d55e00", // vermillion
+  "#cc79a7", // reddish purple
+  "#88ccee", // cyan (Tol)
+  "#44aa99", // teal (Tol)
+  "#ddcc77", // sand (Tol)
+  "#aa4499", // purple (Tol)
+  "#999933", // olive (Tol)
+];
+
+export const FIELD_BACKGROUND = "#0d0f14";
+
+/** FNV-1a over the id: the same machine has the same colour on every page and every day. */
+const slots = new Map<string, number>();
+
+export function machineSlot(machineId: string): number {
+  const cached = slots.get(machineId);
+  if (cached !== undefined) return cached;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < machineId.length; i++) {
+    h ^= machineId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  const slot = h % MACHINE_COLOURS.length;
+  slots.set(machineId, slot);
+  return slot;
+}
+
+export function machineColour(machineId: string): string {
+  return MACHINE_COLOURS[machineSlot(machineId)];
+}
+
+/** The machine part of an agent id `<machine>/<session>`. */
+export function machineOf(agent: string): string {
+  const slash = agent.indexOf("/");
+  return slash < 0 ? agent : agent.slice(0, slash);
+}
+
+export function hexToRgb(hex: string): [number, number, number] {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** A colour as the little-endian RGBA word an ImageData's Uint32Array view expects. */
+export function rgbaWord(r: number, g: number, b: number, a = 255): number {
+  return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
+}
+
+function shade([r, g, b]: [number, number, number], f: number): number {
+  return rgbaWord(Math.round(r * f), Math.round(g * f), Math.round(b * f));
+}
+
+/** Pixel words for every cell look, computed once. */
+export const PIXELS = {
+  empty: rgbaWord(0, 0, 0, 0),
+  hiddenA: rgbaWord(0x2a, 0x2f, 0x3a),
+  hiddenB: rgbaWord(0x36, 0x3c, 0x4a),
+  revealed: rgbaWord(0x5d, 0x66, 0x78),
+  known0: rgbaWord(0x8e, 0x98, 0xab),
+  known1: rgbaWord(0xd3, 0xd9, 0xe4),
+  rejected: rgbaWord(0xff, 0x4d, 0x6d),
+  solved0: MACHINE_COLOURS.map((c) => shade(hexToRgb(c), 0.55)),
+  solved1: MACHINE_COLOURS.map((c) => shade(hexToRgb(c), 1)),
+};

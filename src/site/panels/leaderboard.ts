@@ -1,0 +1,56 @@
+import { el, formatInt, formatTime } from "../dom";
+import { machineColour } from "../palette";
+import type { LeaderboardRow } from "../spectator-types";
+import { SortableTable, type Column } from "./table";
+
+function machineCell(row: LeaderboardRow): HTMLElement {
+  const chip = el("span", { class: "agent", title: row.machine }, el("span", { class: "swatch", "aria-hidden": "true" }), row.name || row.machine);
+  chip.style.setProperty("--agent", machineColour(row.machine));
+  return chip;
+}
+
+const COLUMNS: Array<Column<LeaderboardRow>> = [
+  { key: "rank", label: "#", value: (r) => r.rank, numeric: true },
+  { key: "name", label: "Machine", value: (r) => (r.name || r.machine).toLowerCase(), render: machineCell },
+  { key: "reward", label: "Reward", value: (r) => r.reward, render: (r) => formatInt(r.reward), numeric: true },
+  { key: "tiles", label: "Tiles", value: (r) => r.tiles, numeric: true, title: "tiles solved" },
+  { key: "cells", label: "Cells", value: (r) => r.cells, render: (r) => formatInt(r.cells), numeric: true, title: "cells committed and accepted" },
+  { key: "forced_share", label: "Forced", value: (r) => r.forced_share, render: (r) => `${(r.forced_share * 100).toFixed(1)} %`, numeric: true, title: "share of accepted cells that propagation forced" },
+  { key: "guesses", label: "Guesses", value: (r) => r.guesses, numeric: true },
+  { key: "wrong", label: "Wrong", value: (r) => r.wrong, numeric: true },
+  { key: "retractions", label: "Retr.", value: (r) => r.retractions, numeric: true, title: "retractions" },
+  {
+    key: "health",
+    label: "Health",
+    value: (r) => r.health.state,
+    render: (r) => el("span", { class: `health-${r.health.state}`, text: `${r.health.state} ${(r.health.rate_bp / 100).toFixed(1)} %` }),
+  },
+  { key: "died_at", label: "Died", value: (r) => r.died_at, render: (r) => (r.died_at ? formatTime(r.died_at) : "–") },
+  { key: "sessions", label: "Sessions", value: (r) => r.sessions.length, numeric: true },
+  { key: "models", label: "Models", value: (r) => r.models.join(", ") },
+  { key: "harnesses", label: "Harnesses", value: (r) => r.harnesses.join(", ") },
+];
+
+/** One row per machine (SPEC §11), sortable by any column. */
+export class LeaderboardPanel {
+  readonly root: HTMLElement;
+  readonly table: SortableTable<LeaderboardRow>;
+  private readonly note: HTMLElement;
+
+  constructor(caption = "Leaderboard: one row per machine") {
+    this.table = new SortableTable(COLUMNS, { caption, sortKey: "reward", rowKey: (r) => r.machine, className: "leaderboard" });
+    this.note = el("p", { class: "note" });
+    this.root = el(
+      "section",
+      { class: "panel" },
+      el("header", { class: "panel-head" }, el("h2", { text: "Leaderboard" })),
+      el("div", { class: "table-wrap" }, this.table.root),
+      this.note,
+    );
+  }
+
+  setRows(rows: LeaderboardRow[], note = ""): void {
+    this.table.setRows(rows);
+    this.note.textContent = rows.length ? note : "No machine has joined yet.";
+  }
+}

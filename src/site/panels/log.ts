@@ -1,0 +1,101 @@
+import { append, el, formatTime } from "../dom";
+import { died, meetings, verdicts, type PublicEvent } from "../events";
+import { machineColour, machineOf } from "../palette";
+
+const MAX_ROWS = 400;
+
+/**
+ * The public log as a scrolling list (`role="log"`): one line per event with its time, agent,
+ * what it did, the intent verbatim as text, and its verdict counts. Keeps the newest rows only;
+ * stays scrolled to the bottom unless the reader scrolled up. Screen-reader announcements are
+ * opt-in (a live region at this event rate would flood).
+ */
+export class LogPanel {
+  readonly root: HTMLElement;
+  private readonly list: HTMLOListElement;
+  private readonly announce: HTMLInputElement;
+  nameOf: (machine: string) => string = (m) => m;
+
+  constructor() {
+    this.list = el("ol", { class: "log-list", role: "log", "aria-live": "off", "aria-label": "Intents and events, newest last", tabindex: 0 });
+    this.announce = el("input", { type: "checkbox", id: "log-announce" });
+    this.announce.addEventListener("change", () => this.list.setAttribute("aria-live", this.announce.checked ? "polite" : "off"));
+    this.root = el(
+      "section",
+      { class: "panel log-panel", "aria-labelledby": "log-title" },
+      el("header", { class: "panel-head" }, el("h2", { id: "log-title", text: "Log" }), el("label", { class: "toggle" }, this.announce, " announce")),
+      this.list,
+    );
+  }
+
+  clear(): void {
+    this.list.replaceChildren();
+  }
+
+  /** Appends the events' lines (in order), trimming the oldest. */
+  add(events: readonly PublicEvent[]): void {
+    if (!events.length) return;
+    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+    const fragment = document.createDocumentFragment();
+    for (const e of events.slice(-MAX_ROWS)) fragment.appendChild(this.row(e));
+    this.list.appendChild(fragment);
+    while (this.list.childElementCount > MAX_ROWS) this.list.firstElementChild?.remove();
+    if (atBottom) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  private agentChip(agent: string): HTMLElement {
+    const machine = machineOf(agent);
+    const session = agent.slice(machine.length + 1);
+    const chip = el("span", { class: "agent", title: agent });
+    chip.style.setProperty("--agent", machineColour(machine));
+    chip.append(el("span", { class: "swatch", "aria-hidden": "true" }), this.nameOf(machine) + (session ? `/${session}` : ""));
+    return chip;
+  }
+
+  private row(e: PublicEvent): HTMLLIElement {
+    const li = el("li", { class: `ev ev-${e.type}`, "data-rev": e.rev });
+    li.append(el("span", { class: "rev", text: `#${e.rev}` }), el("time", { class: "at", text: formatTime(e.at), datetime: new Date(e.at).toISOString() }));
+    if (e.agent) li.append(this.agentChip(e.agent));
+    const v = verdicts(e);
+    const what = el("span", { class: "what" });
+    switch (e.type) {
+      case "join":
+        what.textContent = `joined (seed tile ${String(e.seed_tile ?? "?")}${typeof e.model === "string" && e.model ? `, ${e.model}` : ""})`;
+        break;
+      case "reveal":
+        what.textContent = `revealed tile ${String(e.tile)}${v.solved ? `, solved ${v.solved}` : ""}`;
+        break;
+      case "commit":
+        what.textContent = "commit";
+        break;
+      case "retract":
+        what.textContent = `retracted ${v.retracted}`;
+        break;
+      case "grow":
+        what.textContent = `the field grew: ring ${String(e.ring)}, ${String(e.tiles)} tiles`;
+        break;
+      case "close":
+        what.textContent = `the day closed: ${String(e.solved)} of ${String(e.tiles_total)} tiles solved`;
+        break;
+    }
+    li.append(what);
+    if (typeof e.intent === "string" && e.intent) li.append(el("q", { class: "intent", text: e.intent }));
+    if (e.type === "commit") {
+      const counts = el("span", { class: "verdicts" });
+      append(
+        counts,
+        el("span", { class: "ok", title: "accepted (forced / guess)", text: `✓${v.accepted}` }),
+        v.accepted ? el("span", { class: "sub", text: ` (${v.forced}f/${v.guess}g)` }) : null,
+        el("span", { class: v.rejected ? "bad" : "zero", title: "rejected", text: ` ✗${v.rejected}` }),
+        v.ignored ? el("span", { class: "zero", title: "ignored", text: ` ·${v.ignored}` }) : null,
+        v.unevaluated ? el("span", { class: "zero", title: "unevaluated", text: ` …${v.unevaluated}` }) : null,
+        v.solved ? el("span", { class: "solved", title: "tiles solved", text: ` ■${v.solved}` }) : null,
+        v.reward ? el("span", { class: "reward", title: "reward", text: ` +${v.reward}` }) : null,
+      );
+      li.append(counts);
+    }
+    for (const group of meetings(e)) li.append(el("span", { class: "meet", text: `met ${group.map((a) => this.nameOf(machineOf(a))).join(" + ")}` }));
+    if (died(e)) li.append(el("span", { class: "death", text: "machine died" }));
+    return li;
+  }
+}

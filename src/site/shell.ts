@@ -1,0 +1,179 @@
+import { byId, el, shortHash } from "./dom";
+import { attachControls } from "./field/controls";
+import type { FieldScene, SceneTile } from "./field/scene";
+import { FieldView } from "./field/view";
+import { machineColour, machineOf } from "./palette";
+
+export interface Shell {
+  view: FieldView;
+  addTab(id: string, label: string, content: HTMLElement): void;
+  selectTab(id: string): void;
+  setStatus(text: string, state?: "live" | "offline" | "idle"): void;
+  setTitle(title: string, detail?: string): void;
+  setHead(head: { hash: string; rev: number } | null): void;
+  /** How the page names a machine (display name when known). */
+  nameOf: (machine: string) => string;
+  /** The hash of a tile, when the page has it or can fetch it. */
+  hashOf: (tileId: number) => Promise<string | undefined>;
+  replayBar: HTMLElement;
+}
+
+/**
+ * The page's frame, shared by the live view and the replay: header (title, status line, log
+ * head with a copy button), the field canvas with its controls, legend and tile details, and
+ * the tabbed side panel.
+ */
+export function createShell(scene: FieldScene): Shell {
+  const canvas = byId<HTMLCanvasElement>("field");
+  const view = new FieldView(canvas, scene);
+  const motion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  view.reducedMotion = motion.matches;
+  motion.addEventListener("change", () => (view.reducedMotion = motion.matches));
+  const tooltip = byId("tooltip");
+  const stage = byId("stage");
+  const tabs = byId("tabs");
+  const panels = byId("tab-panels");
+  const status = byId("status");
+  const title = byId("field-title");
+  const headBox = byId("head-box");
+  const headText = byId("head-text");
+  const copy = byId<HTMLButtonElement>("copy-head");
+  let pinned: SceneTile | null = null;
+  let detailToken = 0;
+
+  const shell: Shell = {
+    view,
+    nameOf: (m) => m,
+    hashOf: async () => undefined,
+    replayBar: byId("replay-bar"),
+    addTab(id, label, content) {
+      const tab = el("button", { type: "button", role: "tab", id: `tab-${id}`, "aria-controls": `panel-${id}`, "aria-selected": "false", tabindex: -1, text: label });
+      tab.addEventListener("click", () => shell.selectTab(id));
+      tab.addEventListener("keydown", (e) => {
+        if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+        const all = [...tabs.querySelectorAll<HTMLButtonElement>("[role=tab]")];
+        const next = all[(all.indexOf(tab) + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
+        next.focus();
+        next.click();
+      });
+      tabs.append(tab);
+      panels.append(el("div", { role: "tabpanel", id: `panel-${id}`, "aria-labelledby": `tab-${id}`, hidden: true }, content));
+      if (tabs.childElementCount === 1) shell.selectTab(id);
+    },
+    selectTab(id) {
+      for (const tab of tabs.querySelectorAll<HTMLButtonElement>("[role=tab]")) {
+        const on = tab.id === `tab-${id}`;
+        tab.setAttribute("aria-selected", String(on));
+        tab.tabIndex = on ? 0 : -1;
+      }
+      for (const panel of panels.children) (panel as HTMLElement).hidden = panel.id !== `panel-${id}`;
+    },
+    setStatus(text, state = "idle") {
+      status.className = `status ${state === "offline" ? "offline" : ""}`;
+      status.replaceChildren(state === "idle" ? "" : el("span", { class: "live-dot", "aria-hidden": "true" }), text);
+    },
+    setTitle(text, detail) {
+      title.replaceChildren(text, detail ? el("span", { class: "kind", text: detail }) : "");
+      document.title = `${text} — Mosaic`;
+    },
+    setHead(head) {
+      headBox.hidden = !head;
+      if (head) headText.textContent = `${shortHash(head.hash)}@${head.rev}`;
+      copy.dataset.head = head ? `${head.hash}@${head.rev}` : "";
+    },
+  };
+
+  copy.addEventListener("click", async () => {
+    const text = copy.dataset.head ?? "";
+    try {
+      await navigator.clipboard.writeText(text);
+      copy.textContent = "Copied";
+    } catch {
+      // No clipboard permission (or an insecure origin): select the text for a manual copy.
+      const range = document.createRange();
+      range.selectNodeContents(headText);
+      headText.textContent = text;
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      copy.textContent = "Selected";
+    }
+    setTimeout(() => (copy.textContent = "Copy head"), 1500);
+  });
+
+  const showDetails = (tile: SceneTile, x: number, y: number, sticky: boolean): void => {
+    const token = ++detailToken;
+    const solver = tile.agent ? machineOf(tile.agent) : null;
+    const hashCell = el("dd", { class: "mono", text: tile.hash ? shortHash(tile.hash) : "…" });
+    const solverCell = el("dd");
+    if (solver && tile.agent) {
+      const chip = el("span", { class: "agent" }, el("span", { class: "swatch", "aria-hidden": "true" }), shell.nameOf(solver));
+      chip.style.setProperty("--agent", machineColour(solver));
+      solverCell.append(chip, el("span", { class: "ci", text: ` ${tile.agent}` }));
+    } else solverCell.textContent = "–";
+    tooltip.replaceChildren(
+      el(
+        "dl",
+        {},
+        el("dt", { text: "tile" }),
+        el("dd", { text: `#${tile.id}` }),
+        el("dt", { text: "status" }),
+        el("dd", { text: tile.status }),
+        el("dt", { text: "m" }),
+        el("dd", { text: String(tile.m) }),
+        el("dt", { text: "cells" }),
+        el("dd", { text: String(tile.cells) }),
+        el("dt", { text: "box" }),
+        el("dd", { text: `${tile.w}×${tile.h} at (${tile.x0}, ${tile.y0})` }),
+        el("dt", { text: "solver" }),
+        solverCell,
+        el("dt", { text: "hash" }),
+        hashCell,
+      ),
+    );
+    tooltip.classList.toggle("pinned", sticky);
+    tooltip.hidden = false;
+    const box = stage.getBoundingClientRect();
+    const w = tooltip.offsetWidth;
+    const h = tooltip.offsetHeight;
+    const left = Math.min(Math.max(8, x - box.left + 16), box.width - w - 8);
+    const top = y - box.top + 16 + h > box.height - 8 ? y - box.top - h - 12 : y - box.top + 16;
+    tooltip.style.left = `${left}px`;
+    tooltip.style.top = `${Math.max(8, top)}px`;
+    if (!tile.hash)
+      void shell.hashOf(tile.id).then((hash) => {
+        if (token === detailToken) hashCell.textContent = hash ? shortHash(hash) : "not published";
+        if (hash) hashCell.title = hash;
+      });
+    else hashCell.title = tile.hash;
+  };
+
+  const actions = attachControls(view, {
+    onHover(tile, x, y) {
+      if (pinned) return;
+      if (tile) showDetails(tile, x, y, false);
+      else tooltip.hidden = true;
+    },
+    onSelect(tile) {
+      pinned = tile;
+      if (!tile) {
+        tooltip.hidden = true;
+        return;
+      }
+      const box = tile && canvas.getBoundingClientRect();
+      const p = view.camera.toScreen(tile.x0 + tile.w, tile.y0);
+      showDetails(tile, box.left + p.x, box.top + p.y, true);
+    },
+  });
+  stage.querySelector(".zoom")?.addEventListener("click", (e) => {
+    const act = (e.target as HTMLElement).closest("button")?.dataset.act;
+    const step = 80;
+    if (act === "zoom-in") actions.zoomIn();
+    else if (act === "zoom-out") actions.zoomOut();
+    else if (act === "fit") actions.fit();
+    else if (act === "left") actions.pan(step, 0);
+    else if (act === "right") actions.pan(-step, 0);
+    else if (act === "up") actions.pan(0, step);
+    else if (act === "down") actions.pan(0, -step);
+  });
+  return shell;
+}

@@ -1,0 +1,60 @@
+// Real headless Chromium (Debian's `chromium`) driven by playwright-core, for the spectator site.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ARTIFACTS_DIR = resolve("test-artifacts");
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+}
+
+/** A page that records console errors, uncaught exceptions, and every request that left the origin. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+  foreignRequests: string[];
+  dialogs: string[];
+}
+
+export async function openPage(browser: Browser, baseUrl: string, path: string, options: { viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    deviceScaleFactor: 1,
+    isMobile: options.isMobile ?? false,
+    hasTouch: options.hasTouch ?? false,
+  });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, context, errors: [], foreignRequests: [], dialogs: [] };
+  const origin = new URL(baseUrl).origin;
+  page.on("console", (m) => {
+    if (m.type() === "error") watched.errors.push(m.text());
+  });
+  page.on("pageerror", (e) => watched.errors.push(`pageerror: ${e.message}`));
+  page.on("dialog", (d) => {
+    watched.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on("request", (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) watched.foreignRequests.push(url);
+  });
+  await page.goto(`${baseUrl}${path}`, { waitUntil: "load" });
+  return watched;
+}
+
+/** Writes a PNG of the page into test-artifacts/ (not in git). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const file = resolve(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
