@@ -58,3 +58,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+/** What the spectator page exposes on `window.mosaic` to its tests (src/site/debug.ts), as tests read it. */
+export interface PageHandleForTests {
+  view?: {
+    camera: { scale: number; x: number; y: number; toScreen(x: number, y: number): { x: number; y: number } };
+    canvas: HTMLCanvasElement;
+    drawCount: number;
+    firstPaintAt: number;
+    tileAtScreen(x: number, y: number): { id: number } | undefined;
+    frameStats(): { count: number; p50: number; p95: number; max: number };
+  };
+  scene?: {
+    G: number;
+    image: ImageData;
+    cellTile: Int32Array;
+    tiles: Map<number, { id: number; x0: number; y0: number; w: number; h: number; rects: Array<[number, number, number, number]>; status: string; agent: string | null }>;
+  };
+  [hook: string]: unknown;
+}
+
+declare global {
+  interface Window {
+    mosaic?: PageHandleForTests;
+  }
+}
