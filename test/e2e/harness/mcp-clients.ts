@@ -18,6 +18,8 @@ export interface ConnectOptions {
   pin?: string;
   /** Request timeout in milliseconds (SDK default 60 s). */
   timeoutMs?: number;
+  /** The fetch the transport uses (a recording one in the fault suites); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 /** What a tool call returned, flattened for assertions. */
@@ -68,7 +70,7 @@ export async function connectClient(baseUrl: string, options: ConnectOptions = {
 
   if (flavour === "v1") {
     const client = new ClientV1(clientInfo, { capabilities: {} });
-    const transport = new TransportV1(url, { requestInit });
+    const transport = new TransportV1(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
     await client.connect(transport, timeout);
     return {
       flavour,
@@ -85,7 +87,7 @@ export async function connectClient(baseUrl: string, options: ConnectOptions = {
     capabilities: {},
     ...(flavour === "v2-modern" ? { versionNegotiation: { mode: options.pin ? { pin: options.pin } : ("auto" as const) } } : {}),
   });
-  const transport = new TransportV2(url, { requestInit });
+  const transport = new TransportV2(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
   await client.connect(transport, timeout);
   return {
     flavour,

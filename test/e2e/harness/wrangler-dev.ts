@@ -10,7 +10,10 @@ const wranglerBin = resolve("node_modules/wrangler/bin/wrangler.js");
 export interface DevServer {
   baseUrl: string;
   stateDir: string;
+  port: number;
   stop(): Promise<void>;
+  /** SIGKILL to wrangler and workerd at once (no shutdown of any kind); the state folder stays. */
+  kill(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -25,8 +28,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startDevServer(options: { vars?: Record<string, string>; stateDir?: string } = {}): Promise<DevServer> {
-  const port = await freePort();
+export async function startDevServer(options: { vars?: Record<string, string>; stateDir?: string; port?: number } = {}): Promise<DevServer> {
+  const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "mosaic-e2e-"));
   const args = [wranglerBin, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"];
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
@@ -51,9 +54,15 @@ export async function startDevServer(options: { vars?: Record<string, string>; s
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  const exited = new Promise((r) => child.once("exit", r));
   return {
     baseUrl,
     stateDir,
+    port,
+    async kill() {
+      signalGroup(child, "SIGKILL");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));

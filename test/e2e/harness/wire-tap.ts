@@ -1,0 +1,130 @@
+// A recording `fetch` for MCP clients: every tools/call that passes through it is logged with its
+// arguments, how long the answer took to arrive in full, and what it said. The fault suites compare
+// this record of answered writes with the server's event log; the load benchmark reads latencies
+// and conflict counts from it. It sits below any client (SDK or reference agent), so what it
+// records is what went over the wire, whoever made the call.
+
+/** What became of one tool call. */
+export type CallOutcome =
+  /** The whole answer arrived: a tool result (possibly `isError`) or a JSON-RPC error. */
+  | { kind: "answered"; isError: boolean; structured: Record<string, unknown> | undefined; errorCode: string | undefined }
+  /** No complete answer: the connection failed, was cut, or the caller aborted. The write may or may not have been applied. */
+  | { kind: "lost"; reason: string };
+
+export interface TappedCall {
+  /** Who made the call (the label given to `fetchFor`). */
+  caller: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Milliseconds from sending the request to the end of the answer's body (performance.now clock). */
+  startedAt: number;
+  endedAt: number;
+  outcome: CallOutcome;
+}
+
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(["join", "reveal", "commit", "retract"]);
+
+type Json = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The JSON-RPC messages of an answer body, JSON or SSE. */
+export function messagesOfText(text: string, contentType: string): Json[] {
+  if (contentType.startsWith("text/event-stream")) {
+    const out: Json[] = [];
+    for (const block of text.replace(/\r\n/g, "\n").split("\n\n")) {
+      const data = block
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n");
+      if (data) out.push(JSON.parse(data) as Json);
+    }
+    return out;
+  }
+  if (text.trim() === "") return [];
+  const parsed = JSON.parse(text) as unknown;
+  return (Array.isArray(parsed) ? parsed : [parsed]) as Json[];
+}
+
+/** The tool call carried by a request body, if it is one. */
+function toolCallOf(body: unknown): { id: unknown; tool: string; args: Json } | null {
+  if (typeof body !== "string") return null;
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!isRecord(message) || message.method !== "tools/call" || !isRecord(message.params)) return null;
+  const { name, arguments: args } = message.params;
+  if (typeof name !== "string") return null;
+  return { id: message.id, tool: name, args: isRecord(args) ? args : {} };
+}
+
+/** Reads a tool call's answer out of its response messages. */
+function outcomeOf(messages: Json[], id: unknown): CallOutcome {
+  const reply = messages.find((m) => m.id === id && ("result" in m || "error" in m));
+  if (!reply) return { kind: "lost", reason: "the answer held no reply to the call" };
+  if (isRecord(reply.error)) return { kind: "answered", isError: true, structured: undefined, errorCode: `jsonrpc:${String(reply.error.code)}` };
+  const result = isRecord(reply.result) ? reply.result : {};
+  const structured = isRecord(result.structuredContent) ? result.structuredContent : undefined;
+  const error = structured && isRecord(structured.error) ? structured.error : undefined;
+  return { kind: "answered", isError: result.isError === true, structured, errorCode: typeof error?.code === "string" ? error.code : undefined };
+}
+
+export class WireTap {
+  readonly calls: TappedCall[] = [];
+
+  constructor(private readonly base: typeof fetch = globalThis.fetch.bind(globalThis)) {}
+
+  /**
+   * A fetch that records the tool calls of `caller` (all tools, or only `only`). The caller gets
+   * the original response; the tap reads a clone of it to the end.
+   */
+  fetchFor(caller: string, only: ReadonlySet<string> | null = null): typeof fetch {
+    const tapped: typeof fetch = async (input, init) => {
+      const call = toolCallOf(init?.body);
+      if (!call || (only && !only.has(call.tool))) return this.base(input, init);
+      const entry: TappedCall = { caller, tool: call.tool, args: call.args, startedAt: performance.now(), endedAt: 0, outcome: { kind: "lost", reason: "pending" } };
+      this.calls.push(entry);
+      let res: Response;
+      try {
+        res = await this.base(input, init);
+      } catch (err) {
+        entry.endedAt = performance.now();
+        entry.outcome = { kind: "lost", reason: err instanceof Error ? err.message : String(err) };
+        throw err;
+      }
+      const copy = res.clone();
+      const done = copy
+        .text()
+        .then((text) => {
+          entry.endedAt = performance.now();
+          entry.outcome = res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, res.headers.get("content-type") ?? ""), call.id) : { kind: "lost", reason: `HTTP ${res.status}` };
+        })
+        .catch((err: unknown) => {
+          entry.endedAt = performance.now();
+          entry.outcome = { kind: "lost", reason: err instanceof Error ? err.message : String(err) };
+        });
+      this.pending.add(done);
+      void done.finally(() => this.pending.delete(done));
+      return res;
+    };
+    return tapped;
+  }
+
+  private readonly pending = new Set<Promise<void>>();
+
+  /** Waits until every answer the tap is reading has been read to its end (or failed). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Calls whose whole answer arrived. */
+  answered(tool?: string): Array<TappedCall & { outcome: Extract<CallOutcome, { kind: "answered" }> }> {
+    return this.calls.filter((c) => c.outcome.kind === "answered" && (tool === undefined || c.tool === tool)) as Array<TappedCall & { outcome: Extract<CallOutcome, { kind: "answered" }> }>;
+  }
+}
