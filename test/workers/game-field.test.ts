@@ -147,7 +147,7 @@ describe("field object: play", () => {
     const before = await snapshot(stub);
     // Make the next append fail after the referee has already judged (and changed its memory).
     await runInDurableObject(raw, (instance: FieldObject) => {
-      const store = (instance as unknown as { store: { appendEvent: (e: unknown) => void } }).store;
+      const store = (instance as unknown as { context: { store: { appendEvent: (e: unknown) => void } } }).context.store;
       const original = store.appendEvent.bind(store);
       store.appendEvent = () => {
         store.appendEvent = original;

@@ -17,9 +17,9 @@ import { createPlaying, ok, ScriptedPlayers, type RawStub, type Stub } from "./g
 
 const SCATTER = { kind: "scatter" as const, G: 40 };
 
-/** What the object keeps in memory that the tests look at (private fields). */
+/** What the object keeps in memory that the tests look at (its private field context). */
 type Inside = { referee: Referee | null; snapshotRev: number };
-const inside = (o: FieldObject): Inside => o as unknown as Inside;
+const inside = (o: FieldObject): Inside => (o as unknown as { context: Inside }).context;
 
 async function view(stub: Stub, agents: string[]) {
   const manifest = ok(await stub.manifest());

@@ -1,0 +1,102 @@
+import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
+import type { FieldContext } from "./field-context";
+import { fail, isRecord, type FieldShape, type FieldStatus, type LogHead, type Manifest, type Outcome } from "./field-types";
+import type { GrowPolicy } from "./growth";
+import type { RegistryEntry } from "./registry-object";
+import { currentStatus, readGate, storedStatus } from "./status-gate";
+
+/** The field's reads: observe, status, manifest, the event log, and its registry row. None changes state. */
+
+const MAX_EVENTS_PAGE = 1_000;
+
+export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId?: string }): Outcome {
+  if (storedStatus(f) === "generating") {
+    const created = f.store.getMeta<number>("created") ?? Date.now();
+    const gameId = f.store.getMeta<string>("game_id");
+    const elapsed = Math.floor((Date.now() - created) / 1000);
+    return {
+      ok: true,
+      answer: {
+        game_id: gameId,
+        status: "generating",
+        elapsed_s: elapsed,
+        progress: f.progress,
+        // Also where a program reads every other observation (SPEC §6.1), so polling code needs one path.
+        observation: { game_id: gameId, status: "generating", revision: 0, elapsed_s: elapsed },
+      },
+    };
+  }
+  const gate = readGate(f);
+  if (!gate.ok) return gate;
+  try {
+    const observed = f.referee!.observe(query) as unknown;
+    if (isRecord(observed) && observed.ok === false && isRecord(observed.error)) return { ok: false, error: observed.error as unknown as RefereeError };
+    const observation = isRecord(observed) && isRecord(observed.observation) ? observed.observation : observed;
+    return { ok: true, answer: { observation } };
+  } catch (err) {
+    console.error("observe failed", err);
+    return fail("bad_input", "the observation could not be built");
+  }
+}
+
+export function status(f: FieldContext): { status: FieldStatus; revision: number; failure?: string } {
+  const current = currentStatus(f);
+  const failure = f.store.getMeta<string>("failure");
+  return failure ? { status: current, revision: f.head.revision, failure } : { status: current, revision: f.head.revision };
+}
+
+export function manifest(f: FieldContext): Outcome<Manifest> {
+  const current = currentStatus(f);
+  if (current === "missing") return fail("missing", "no such game");
+  const params = f.store.getMeta<FieldShape>("params")!;
+  return {
+    ok: true,
+    answer: {
+      game_id: f.store.getMeta<string>("game_id")!,
+      status: current,
+      kind: params.kind,
+      params,
+      rules: f.store.getMeta<FieldRules>("rules")!,
+      G: f.store.getMeta<number>("G") ?? 0,
+      tiles_total: f.store.getMeta<number>("tiles_total") ?? 0,
+      created: f.store.getMeta<number>("created")!,
+      seed_commit: f.store.getMeta<string>("seed_commit")!,
+      log_head: { ...f.head },
+      grown: f.referee?.grown ?? 0,
+      ...growthInfo(f),
+    },
+  };
+}
+
+function growthInfo(f: FieldContext): { growth?: Manifest["growth"] } {
+  const policy = f.store.getMeta<GrowPolicy>("grow_policy");
+  if (!policy) return {};
+  const next = f.store.getMeta<number>("next_grow_at");
+  const ended = f.store.getMeta<string>("growth_ended");
+  return { growth: { policy, ...(next !== undefined ? { next_at: next } : {}), ...(ended !== undefined ? { ended } : {}) } };
+}
+
+/** The public event log after revision `afterRev` (oldest first, at most 1,000). */
+export function events(f: FieldContext, afterRev = 0, limit = MAX_EVENTS_PAGE): Outcome<{ events: Array<Record<string, unknown>>; log_head: LogHead }> {
+  if (currentStatus(f) === "missing") return fail("missing", "no such game");
+  const page = Math.max(1, Math.min(MAX_EVENTS_PAGE, Math.floor(limit)));
+  return { ok: true, answer: { events: f.store.events(Math.max(0, Math.floor(afterRev)), page), log_head: { ...f.head } } };
+}
+
+/** The field's row in the registry (null once it is gone). */
+export function summary(f: FieldContext): RegistryEntry | null {
+  const gameId = f.store.getMeta<string>("game_id");
+  const current = currentStatus(f);
+  if (!gameId || current === "missing") return null;
+  return {
+    game_id: gameId,
+    created: f.store.getMeta<number>("created") ?? 0,
+    status: current,
+    revision: f.head.revision,
+    G: f.store.getMeta<number>("G") ?? 0,
+    tiles: f.store.getMeta<number>("tiles_total") ?? 0,
+    grown: f.referee?.grown ?? 0,
+    fog: f.store.getMeta<FieldRules>("rules")?.fog ?? false,
+    agents: f.store.agentCount(),
+  };
+}

@@ -1,0 +1,91 @@
+import type { FieldParams } from "../engine";
+import type { FieldRules, RefereeError, SeatDetails, WriteInput } from "../referee/types";
+import type { GrowPolicy } from "./growth";
+import type { GameSummary } from "./registry";
+
+/** The shapes a field object speaks over RPC: plain data in, plain data out. */
+
+/** Status of a field as the outside sees it; `missing` = never created or expired. */
+export type FieldStatus = GameSummary["status"] | "missing";
+
+/** Every answer of the object: plain data (RPC), never a thrown error. */
+export type Outcome<T = Record<string, unknown>> = { ok: true; answer: T } | { ok: false; error: RefereeError };
+
+/** A refusal, as an outcome. */
+export type Refusal = { ok: false; error: RefereeError };
+
+/** Generation parameters without the seed (the seed stays secret; the parameters are public). */
+export type FieldShape = Omit<FieldParams, "seed">;
+
+export interface CreateArgs {
+  gameId: string;
+  params: FieldShape;
+  rules: FieldRules;
+  /** The side, derived at the edge for grid and field kinds (the engine's result is authoritative). */
+  G: number;
+  /** The secret the field is generated from; only its commitment is public. */
+  seed: string;
+  /** Growth policy of a growing field (SPEC §5), applied by the alarm. */
+  grow?: GrowPolicy;
+}
+
+/** A join after the edge proved the caller's machine (or, in development mode, did not). */
+export interface JoinArgs extends SeatDetails {
+  machineId: string;
+  /** Hand out an `agent_secret` (proof joins: the client cannot set an Authorization header). */
+  issueSecret: boolean;
+}
+
+type PlayInput = Extract<WriteInput, { type: "reveal" | "commit" | "retract" }>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A reveal/commit/retract plus how the caller proves the agent's machine. */
+export interface WriteArgs {
+  input: DistributiveOmit<PlayInput, "machineId">;
+  /** The machine proven by a bearer token, when the request had one. */
+  machineId?: string;
+  /** The agent's secret from a proof join, when the request had no token. */
+  agentSecret?: string;
+}
+
+/** The head of the hash-chained log: the newest event's hash and revision (SPEC §9). */
+export interface LogHead {
+  hash: string;
+  revision: number;
+}
+
+export interface Manifest {
+  game_id: string;
+  status: FieldStatus;
+  kind: string;
+  params: FieldShape;
+  rules: FieldRules;
+  G: number;
+  tiles_total: number;
+  created: number;
+  seed_commit: string;
+  log_head: LogHead;
+  /** Rings grown so far; for growing fields also the policy and, once it stopped, why. */
+  grown: number;
+  growth?: { policy: GrowPolicy; next_at?: number; ended?: string };
+}
+
+export function fail(code: RefereeError["code"], message: string, revision?: number): Refusal {
+  return { ok: false, error: revision === undefined ? { code, message } : { code, message, revision } };
+}
+
+const AGENT_RE = /^(m-[0-9a-f]{16})\/([\x21-\x7e]{1,64})$/;
+
+/** The machine part of an agent id `<machine_id>/<session>`, or null when malformed. */
+export function agentMachine(agent: string): string | null {
+  const m = AGENT_RE.exec(agent);
+  return m ? m[1] : null;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

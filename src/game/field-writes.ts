@@ -1,0 +1,83 @@
+import { sha256Hex } from "../engine/commitments";
+import type { WriteInput } from "../referee/types";
+import type { FieldContext } from "./field-context";
+import { agentMachine, fail, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
+import { randomSecret } from "./secrets";
+import { currentStatus, writeGate } from "./status-gate";
+import { applyWrite, commitEvent, recover } from "./write-path";
+
+/**
+ * The field's writes as the outside calls them: join, reveal/commit/retract (with the proof of
+ * the agent's machine) and the close. Each passes the write gate, does its asynchronous checks,
+ * passes the gate again, then enters the synchronous write path.
+ */
+
+/**
+ * The refusals a join can get without knowing who joins (missing, generating, failed, closed).
+ * The edge asks this before verifying a join proof, because verifying spends the proof.
+ */
+export function joinable(f: FieldContext): Outcome<{ status: FieldStatus }> {
+  const gate = writeGate(f);
+  return gate.ok ? { ok: true, answer: { status: currentStatus(f) } } : gate;
+}
+
+export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
+  const gate = writeGate(f);
+  if (!gate.ok) return gate;
+  const secret = args.issueSecret ? randomSecret() : null;
+  const secretHash = secret ? await sha256Hex(secret) : null;
+  // From here to the answer: synchronous, so judge and store form one transaction.
+  const again = writeGate(f);
+  if (!again.ok) return again;
+  const { issueSecret: _issue, ...rest } = args;
+  const input: WriteInput = { type: "join", ...rest };
+  const result = applyWrite(f, input, secretHash);
+  if (!result.ok || !secret) return result;
+  return { ok: true, answer: { ...result.answer, agent_secret: secret } };
+}
+
+export async function write(f: FieldContext, args: WriteArgs): Promise<Outcome> {
+  const gate = writeGate(f);
+  if (!gate.ok) return gate;
+  const agent = args.input.agent;
+  const machine = agentMachine(agent);
+  if (machine === null) return fail("bad_input", `agent must be "<machine_id>/<session>", got ${JSON.stringify(agent.slice(0, 100))}`);
+  if (args.machineId !== undefined) {
+    if (machine !== args.machineId) {
+      return fail("not_your_agent", `agent ${agent} belongs to machine ${machine}; your token proves ${args.machineId}. Write only as your own agents.`);
+    }
+  } else if (args.agentSecret !== undefined) {
+    const stored = f.store.secretHash(agent);
+    const given = await sha256Hex(args.agentSecret);
+    if (stored === undefined) return fail("not_seated", `agent ${agent} is not seated on this field: join first.`);
+    if (stored === null) {
+      return fail("not_your_agent", `agent ${agent} was seated with a bearer token: its writes need that machine's 'Authorization: Bearer msc_…' header.`);
+    }
+    if (given !== stored) return fail("not_your_agent", `agent_secret does not match agent ${agent}: use the secret your join answered.`);
+  } else {
+    return fail("identity", "a write must prove its machine: send 'Authorization: Bearer msc_…' (see /identity) or the agent_secret your join answered.");
+  }
+  const again = writeGate(f);
+  if (!again.ok) return again;
+  return applyWrite(f, { ...args.input, machineId: machine } as WriteInput, null);
+}
+
+/**
+ * Ends play (the daily field at the end of its day): recorded as a `close` event through the same
+ * serialised write path, so a write is either before it in the log or refused with `closed`.
+ */
+export function close(f: FieldContext): Outcome<{ revision: number; status: string }> {
+  const gate = writeGate(f);
+  if (!gate.ok) return gate;
+  const referee = f.referee!;
+  if (referee.status === "closed") return { ok: true, answer: { revision: referee.revision, status: "closed" } };
+  const at = Date.now();
+  try {
+    const event = referee.close(at);
+    if (event) commitEvent(f, { input: { type: "close" }, event, at });
+  } catch (err) {
+    return recover(f, err);
+  }
+  f.registry.soon();
+  return { ok: true, answer: { revision: referee.revision, status: referee.status } };
+}
