@@ -17,6 +17,7 @@
  * - `scores` and `health` are `archiveScores`/`archiveHealth` of the referee after the close: one
  *   row per machine in the order machines first joined, integers and strings only.
  */
+import type { FieldParams } from "../../engine";
 import type { FieldKind } from "../../engine/types";
 import type { FieldRules } from "../../referee/types";
 import type { Referee } from "../../referee";
@@ -192,4 +193,15 @@ export function archiveHealth(referee: Referee): ArchiveHealth[] {
 /** The archive's name for a day: `day-YYYY-MM-DD.json.gz` (SPEC §9). */
 export function archiveFileName(gameId: string): string {
   return `${gameId}.json.gz`;
+}
+
+/** The engine's parameters in an archive's `params`, with the seed (`day_seed`) added. */
+export function engineParams(params: ArchiveParams, seed: string): FieldParams {
+  const out: FieldParams = { kind: params.kind, seed };
+  if (params.G !== undefined) out.G = params.G;
+  if (params.n !== undefined) out.n = params.n;
+  if (params.chunks !== undefined) out.chunks = params.chunks;
+  if (params.chunk_g !== undefined) out.chunk_g = params.chunk_g;
+  if (params.grow !== undefined) out.grow = params.grow;
+  return out;
 }

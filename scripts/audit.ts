@@ -1,0 +1,249 @@
+/**
+ * The auditor's command (SPEC §9): verifies a closed day's archive offline.
+ *
+ *   npm run audit -- <archive file | URL> [--head HASH@REV]… [--manifest saved.json] [--hashes saved.json]
+ *                    [--threads N] [--only check,…] [--fail-fast] [--json]
+ *
+ * The checks are the pure ones of src/daily/audit (the same code a browser runs); this file only
+ * reads the inputs, regenerates the field in worker threads while the main thread replays the log,
+ * prints progress on stderr and the report on stdout. Exit status: 0 when every check passes,
+ * 1 on a mismatch (the report names the first: check, tile id, event revision, field), 2 when the
+ * archive or a saved file cannot be read or the arguments are wrong.
+ */
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { Archive } from "../src/daily/archive/format";
+import { auditArchive, type AuditReport } from "../src/daily/audit/audit";
+import { regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
+import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
+import { ArchiveFormatError, readArchive } from "../src/daily/audit/read-archive";
+import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
+import type { FromWorker, ToWorker } from "./audit-worker";
+
+interface Args {
+  source: string;
+  saved: SavedInputs;
+  threads: number;
+  only?: CheckName[];
+  failFast: boolean;
+  json: boolean;
+}
+
+const USAGE = `usage: npm run audit -- <archive file | URL> [--head HASH@REV]... [--manifest saved.json] [--hashes saved.json]
+                      [--threads N] [--only ${CHECKS.join(",")}] [--fail-fast] [--json]`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { source: "", saved: {}, threads: Math.min(4, availableParallelism()), failFast: false, json: false };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--head") (args.saved.heads ??= []).push(parseHead(value(i++, a)));
+    else if (a === "--manifest") args.saved.manifest = parseManifest(readJson(value(i++, a), "--manifest"));
+    else if (a === "--hashes") args.saved.hashes = parseHashes(readJson(value(i++, a), "--hashes"));
+    else if (a === "--threads") {
+      args.threads = Number(value(i++, a));
+      if (!Number.isInteger(args.threads) || args.threads < 0) throw new UsageError("--threads must be a whole number (0: regenerate in the main thread)");
+    } else if (a === "--only") {
+      args.only = value(i++, a).split(",") as CheckName[];
+      for (const c of args.only) if (!CHECKS.includes(c)) throw new UsageError(`--only: unknown check ${c} (checks: ${CHECKS.join(", ")})`);
+    } else if (a === "--fail-fast") args.failFast = true;
+    else if (a === "--json") args.json = true;
+    else if (a === "--help" || a === "-h") throw new UsageError("");
+    else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
+    else if (args.source) throw new UsageError(`one archive at a time (got ${args.source} and ${a})`);
+    else args.source = a;
+  }
+  if (!args.source) throw new UsageError("");
+  return args;
+}
+
+function readJson(file: string, flag: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The archive's bytes from a file or over HTTP(S) (fetch undoes a Content-Encoding: gzip itself). */
+async function fetchBytes(source: string): Promise<Uint8Array> {
+  if (/^https?:\/\//i.test(source)) {
+    const res = await fetch(source);
+    if (!res.ok) throw new ArchiveFormatError(`GET ${source}: HTTP ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  try {
+    return readFileSync(source);
+  } catch (err) {
+    throw new ArchiveFormatError(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+// ---- progress on stderr -----------------------------------------------------------------------
+
+const live = new Map<string, string>();
+let lastPrint = 0;
+const tty = process.stderr.isTTY === true;
+
+function progressLine(force = false): void {
+  if (!force && Date.now() - lastPrint < (tty ? 200 : 5000)) return;
+  lastPrint = Date.now();
+  const line = [...live.values()].join("; ");
+  if (!line) return;
+  if (tty) process.stderr.write(`\r\x1b[K  … ${line}`);
+  else process.stderr.write(`  … ${line}\n`);
+}
+
+function clearProgress(): void {
+  if (tty) process.stderr.write("\r\x1b[K");
+}
+
+function setProgress(check: CheckName, text: string | null): void {
+  if (text === null) live.delete(check);
+  else live.set(check, `${CHECK_TITLES[check]} ${text}`);
+  progressLine();
+}
+
+const pct = (done: number, total: number): string => `${Math.floor((100 * done) / Math.max(1, total))} %`;
+
+// ---- regeneration in worker threads -------------------------------------------------------------
+
+/** Check 2 with the field's pieces spread over worker threads (largest rings first). */
+async function regenerateInWorkers(archive: Archive, threads: number): Promise<CheckResult> {
+  const t0 = Date.now();
+  let parts: RegenerationPart[];
+  try {
+    parts = regenerationPlan(archive);
+  } catch (err) {
+    if (!(err instanceof AuditMismatch)) throw err;
+    return { check: "regeneration", ok: false, summary: err.message, mismatch: err.mismatch, ms: Date.now() - t0 };
+  }
+  const grows = archive.events.filter((e) => e.type === "grow");
+  const view: Archive = { ...archive, events: grows, scores: [], health: [] };
+  const queue = [...parts].sort((a, b) => b.count - a.count || a.ring - b.ring);
+  const results = new Map<number, Mismatch | undefined>();
+  const percent = new Map<number, number>();
+  const show = (): void => {
+    const running = [...percent].map(([ring, p]) => `${ring === 0 ? "initial" : `ring ${ring}`} ${p} %`);
+    setProgress("regeneration", `${results.size}/${parts.length} pieces${running.length ? ` (${running.join(", ")})` : ""}`);
+  };
+  const workerCount = Math.max(1, Math.min(threads, parts.length));
+  await Promise.all(
+    Array.from({ length: workerCount }, async () => {
+      const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
+      try {
+        worker.postMessage({ kind: "archive", archive: view } satisfies ToWorker);
+        for (let part = queue.shift(); part; part = queue.shift()) {
+          const current = part;
+          const mismatch = await new Promise<Mismatch | undefined>((resolve, reject) => {
+            const onMessage = (m: FromWorker): void => {
+              if (m.kind === "progress") {
+                percent.set(m.ring, Math.floor((100 * m.done) / Math.max(1, m.total)));
+                show();
+                return;
+              }
+              worker.off("message", onMessage);
+              worker.off("error", reject);
+              resolve(m.mismatch);
+            };
+            worker.on("message", onMessage);
+            worker.once("error", reject);
+            worker.postMessage({ kind: "part", part: current } satisfies ToWorker);
+          });
+          percent.delete(current.ring);
+          results.set(current.ring, mismatch);
+          show();
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  ).catch((err: unknown) => {
+    results.set(-1, { message: `a regeneration worker failed: ${err instanceof Error ? err.message : String(err)}` });
+  });
+  setProgress("regeneration", null);
+  const failed = [...results.entries()].filter(([, m]) => m).sort((a, b) => a[0] - b[0])[0];
+  const ms = Date.now() - t0;
+  if (failed) return { check: "regeneration", ok: false, summary: failed[1]!.message, mismatch: failed[1]!, ms };
+  return { check: "regeneration", ok: true, summary: `${regenerationSummary(parts)}; ${workerCount} worker thread${workerCount === 1 ? "" : "s"}`, ms };
+}
+
+// ---- report -----------------------------------------------------------------------------------
+
+function printCheck(result: CheckResult, index: number): void {
+  clearProgress();
+  const title = `[${index}/5] ${CHECK_TITLES[result.check]}`.padEnd(20, " ");
+  const time = result.ms >= 1000 ? `${(result.ms / 1000).toFixed(1)} s` : `${result.ms} ms`;
+  process.stdout.write(`${title} ${result.ok ? "ok  " : "FAIL"}  ${result.summary}  (${time})\n`);
+}
+
+async function main(): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError) && !(err instanceof Error)) throw err;
+    process.stderr.write(`${err.message ? `${err.message}\n` : ""}${USAGE}\n`);
+    return 2;
+  }
+  const t0 = Date.now();
+  let archive: Archive;
+  try {
+    archive = await readArchive(await fetchBytes(args.source));
+  } catch (err) {
+    if (!(err instanceof ArchiveFormatError)) throw err;
+    process.stderr.write(`audit: ${err.message}\n`);
+    if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, error: err.message })}\n`);
+    return err.message.includes("cannot read") || err.message.startsWith("GET") ? 2 : 1;
+  }
+  const readMs = Date.now() - t0;
+  const grows = archive.events.filter((e) => e.type === "grow").length;
+  if (!args.json) {
+    process.stdout.write(
+      `mosaic audit: ${archive.game_id} (G=${archive.G}, ${archive.tiles.length} tiles, ${grows} ring${grows === 1 ? "" : "s"}, ${archive.events.length} events), read in ${(readMs / 1000).toFixed(1)} s\n`,
+    );
+  }
+  const wanted = (c: CheckName): boolean => !args.only || args.only.includes(c);
+  const done: Partial<Record<CheckName, Promise<CheckResult>>> = {};
+  if (wanted("regeneration") && args.threads > 0) done.regeneration = regenerateInWorkers(archive, args.threads);
+  let index = 0;
+  const report: AuditReport = await auditArchive(archive, args.saved, {
+    only: args.only,
+    failFast: args.failFast,
+    done,
+    progress: (check, d, total) => setProgress(check, d >= total ? null : pct(d, total)),
+    onCheck: (result) => {
+      index = CHECKS.indexOf(result.check) + 1;
+      live.delete(result.check);
+      if (!args.json) printCheck(result, index);
+    },
+  });
+  clearProgress();
+  const totalMs = Date.now() - t0;
+  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ ...report, read_ms: readMs, total_ms: totalMs, max_rss_mb: maxRssMb })}\n`);
+  } else if (report.ok) {
+    process.stdout.write(`PASS: ${report.checks.length} checks hold (${(totalMs / 1000).toFixed(1)} s, peak memory ${maxRssMb} MB)\n`);
+  } else {
+    const f = report.first!;
+    const where = [f.tile !== undefined ? `tile ${f.tile}` : "", f.rev !== undefined ? `event ${f.rev}` : "", f.field ? `field ${f.field}` : ""].filter(Boolean).join(", ");
+    process.stdout.write(`FAIL: ${CHECK_TITLES[f.check]}: ${f.message}${where ? ` [${where}]` : ""}\n`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`audit: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(2);
+  },
+);

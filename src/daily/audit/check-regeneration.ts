@@ -1,0 +1,142 @@
+/**
+ * Check 2 (SPEC §9, §3, §5): the field regenerated from `day_seed` and the parameters, ring by
+ * ring at the `grow` events' indices, is the archive's tile for tile: geometry, cell count, m,
+ * solution and givens.
+ */
+import { createFieldGenerator, createRingGenerator } from "../../engine";
+import { tileStrings } from "../../engine/field-digest";
+import type { Field, Tile } from "../../engine/types";
+import { archiveField } from "./archive-field";
+import { engineParams, type Archive, type ArchiveTile } from "../archive/format";
+import { mismatch, shown, type Progress } from "./mismatch";
+
+/** Something that advances in bounded steps (the engine's generators). */
+interface Stepper {
+  step(): Promise<boolean>;
+  progress(): { done: number; total: number };
+}
+
+/** One independently checkable piece: the initial field (ring 0) or one grown ring. */
+export interface RegenerationPart {
+  ring: number;
+  /** Its first tile id and tile count in the archive. */
+  first: number;
+  count: number;
+  /** The revision of its grow event (none for the initial field). */
+  rev?: number;
+}
+
+/**
+ * The pieces the `grow` events describe: ring k (1, 2, …) brings `tiles` tiles from `first_tile`,
+ * ids continuing, and the last ring ends at the archive's last tile. Throws on a log that breaks
+ * this (a ring skipped, repeated or out of place).
+ */
+export function regenerationPlan(archive: Archive): RegenerationPart[] {
+  const grows = archive.events.filter((e) => e.type === "grow");
+  const parts: RegenerationPart[] = [];
+  let first = 0;
+  let count = grows.length > 0 ? (grows[0].first_tile as number) : archive.tiles.length;
+  for (let i = 0; i <= grows.length; i++) {
+    const g = grows[i - 1];
+    if (g) {
+      if (g.ring !== i) throw mismatch(`event ${g.rev} (grow): ring ${String(g.ring)} where ring ${i} was due`, { rev: g.rev, field: "ring" });
+      if (g.first_tile !== first) throw mismatch(`event ${g.rev} (grow): first_tile ${String(g.first_tile)}, but the tiles before it number ${first}`, { rev: g.rev, field: "first_tile" });
+      count = g.tiles as number;
+    }
+    if (!Number.isSafeInteger(count) || count < 0 || first + count > archive.tiles.length) {
+      throw mismatch(`${g ? `event ${g.rev} (grow)` : "the first grow event"}: its tiles run past the archive's ${archive.tiles.length}`, { rev: g?.rev, field: "tiles" });
+    }
+    parts.push(g ? { ring: i, first, count, rev: g.rev } : { ring: 0, first, count });
+    first += count;
+  }
+  if (first !== archive.tiles.length) {
+    throw mismatch(`the archive has ${archive.tiles.length} tiles, its initial field and grow events account for ${first}`, { tile: first, field: "tiles" });
+  }
+  return parts;
+}
+
+/**
+ * Regenerates one piece and compares it with the archive. A ring is generated on the archive's
+ * own tiles before it: when every piece matches, induction from the initial field makes the whole
+ * archive the true field, and the pieces can run in parallel (the command line does).
+ */
+export async function checkRegenerationPart(archive: Archive, part: RegenerationPart, progress?: (done: number, total: number) => void): Promise<void> {
+  const params = engineParams(archive.params, archive.day_seed);
+  const run = async (gen: Stepper): Promise<void> => {
+    while (!(await gen.step())) {
+      const p = gen.progress();
+      progress?.(p.done, p.total);
+    }
+  };
+  if (part.ring === 0) {
+    let gen: ReturnType<typeof createFieldGenerator>;
+    try {
+      gen = createFieldGenerator(params);
+    } catch (err) {
+      throw mismatch(`params do not describe a field the engine can generate: ${err instanceof Error ? err.message : String(err)}`, { field: "params" });
+    }
+    await run(gen);
+    const field = gen.result();
+    if (field.G !== archive.G) throw mismatch(`G is ${archive.G}, the parameters generate a ${field.G}×${field.G} field`, { field: "G" });
+    compareTiles(archive, field, 0, field.tiles.length, part.count, "the initial field");
+    return;
+  }
+  const before = archiveField({ ...archive, tiles: archive.tiles.slice(0, part.first), events: [] }).field;
+  const ring = createRingGenerator(params.seed, params, part.ring, before);
+  await run(ring);
+  const r = ring.result();
+  const field: Field = { G: before.G, tiles: [...before.tiles, ...r.tiles], solution: r.solution };
+  compareTiles(archive, field, part.first, r.tiles.length, part.count, `ring ${part.ring} (event ${part.rev})`);
+}
+
+export function regenerationSummary(parts: readonly RegenerationPart[]): string {
+  const tiles = parts.reduce((n, p) => n + p.count, 0);
+  const rings = parts.length - 1;
+  return `${tiles} tiles identical to the field regenerated from day_seed (initial field + ${rings} ring${rings === 1 ? "" : "s"})`;
+}
+
+/** Check 2 in one thread: every piece in order, stopping at the first mismatch. */
+export async function checkRegeneration(archive: Archive, progress?: Progress): Promise<string> {
+  const parts = regenerationPlan(archive);
+  const total = parts.length * 100;
+  for (let i = 0; i < parts.length; i++) {
+    await checkRegenerationPart(archive, parts[i], (done, of) => progress?.("regeneration", i * 100 + Math.round((100 * done) / Math.max(1, of)), total));
+  }
+  progress?.("regeneration", total, total);
+  return regenerationSummary(parts);
+}
+
+/** Tiles `first … first+count-1` of the regenerated field against the archive's. */
+function compareTiles(archive: Archive, field: Field, first: number, count: number, expected: number, what: string): void {
+  for (let k = 0; k < Math.min(count, expected); k++) compareTile(archive.tiles[first + k], field.tiles[first + k], field.solution);
+  if (count !== expected) {
+    throw mismatch(`${what}: the archive has ${expected} tiles, regeneration gives ${count}`, { tile: first + Math.min(count, expected), field: "tiles" });
+  }
+}
+
+function compareTile(row: ArchiveTile | undefined, tile: Tile, solution: Uint8Array): void {
+  const id = tile.id;
+  if (!row) throw mismatch(`tile ${id}: regenerated but missing from the archive`, { tile: id, field: "tiles" });
+  const strings = tileStrings(tile, solution);
+  const fields: Array<[keyof ArchiveTile, unknown, unknown]> = [
+    ["x0", row.x0, tile.x0],
+    ["y0", row.y0, tile.y0],
+    ["w", row.w, tile.w],
+    ["h", row.h, tile.h],
+    ["rects", JSON.stringify(row.rects), JSON.stringify(tile.rects)],
+    ["cells", row.cells, tile.cellIds.length],
+    ["m", row.m, tile.m],
+    ["solution", row.solution, strings.solution],
+    ["givens", row.givens, strings.givens],
+  ];
+  for (const [name, archived, regenerated] of fields) {
+    if (archived === regenerated) continue;
+    let where = "";
+    if (typeof archived === "string" && typeof regenerated === "string" && (name === "solution" || name === "givens")) {
+      let i = 0;
+      while (i < archived.length && archived[i] === regenerated[i]) i++;
+      where = i < tile.cellIds.length ? ` at its cell ${tile.cellIds[i]} (character ${i})` : "";
+    }
+    throw mismatch(`tile ${id}: ${name} differs from the regenerated field${where}: archive ${shown(archived, 80)}, regenerated ${shown(regenerated, 80)}`, { tile: id, field: name });
+  }
+}
