@@ -59,7 +59,9 @@ export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
     ok: true,
     answer: revealAnswer(state, tile, solved, meets, reward, rev, agent.index),
     changed: true,
-    event: { intent: input.intent, tile, solved, meets, reward },
+    // The givens ride in the public event: a spectator (live or replaying the archive) learns
+    // the newly known cells from the log alone, without the tile's secret solution.
+    event: { intent: input.intent, tile, givens: board.tiles[tile].givens.map((c) => [c, board.solution[c]]), solved, meets, reward },
   };
 }
 
