@@ -1,18 +1,6 @@
-/**
- * The public event log's shape (SPEC §9), as the live feed and the archive carry it. The page
- * reads these fields only; the spectator reducer owns the state they build.
- */
-export interface PublicEvent {
-  rev: number;
-  type: "join" | "reveal" | "commit" | "retract" | "grow" | "close";
-  at: number;
-  agent?: string;
-  intent?: string;
-  prev?: string;
-  hash?: string;
-  [detail: string]: unknown;
-}
+import type { PublicEvent } from "../spectator";
 
+/** Verdict counts of one event, for its log line. */
 export interface Verdicts {
   accepted: number;
   forced: number;
@@ -25,31 +13,35 @@ export interface Verdicts {
   reward: number;
 }
 
-const count = (v: unknown): number => (Array.isArray(v) ? v.length : typeof v === "number" ? v : 0);
-
-/** Counts of an event's verdicts, for the log line. */
 export function verdicts(e: PublicEvent): Verdicts {
-  const accepted = Array.isArray(e.accepted) ? (e.accepted as Array<{ class?: string }>) : [];
-  return {
-    accepted: accepted.length,
-    forced: accepted.filter((a) => a.class === "forced").length,
-    guess: accepted.filter((a) => a.class === "guess").length,
-    rejected: count(e.rejected),
-    ignored: count(e.ignored),
-    unevaluated: count(e.unevaluated),
-    solved: count(e.solved),
-    retracted: count(e.retracted),
-    reward: typeof e.reward === "number" ? e.reward : 0,
-  };
+  const v: Verdicts = { accepted: 0, forced: 0, guess: 0, rejected: 0, ignored: 0, unevaluated: 0, solved: 0, retracted: 0, reward: 0 };
+  if (e.type === "commit") {
+    v.accepted = e.accepted.length;
+    for (const a of e.accepted) {
+      if (a.class === "forced") v.forced++;
+      else v.guess++;
+    }
+    v.rejected = e.rejected.length;
+    v.ignored = e.ignored.length;
+    v.unevaluated = e.unevaluated.length;
+  }
+  if (e.type === "commit" || e.type === "reveal") {
+    v.solved = e.solved.length;
+    v.reward = e.reward;
+  }
+  if (e.type === "retract") {
+    v.retracted = e.retracted.length;
+    v.ignored = e.ignored.length;
+  }
+  return v;
 }
 
-/** Meetings an event reports: each a list of agent ids that merged. */
+/** Meetings an event reports: each the agent ids of the group met. */
 export function meetings(e: PublicEvent): string[][] {
-  if (!Array.isArray(e.meets)) return [];
-  return (e.meets as Array<{ with?: unknown }>).map((m) => (Array.isArray(m?.with) ? m.with.filter((a): a is string => typeof a === "string") : []));
+  return e.type === "commit" || e.type === "reveal" ? e.meets.map((m) => m.with) : [];
 }
 
 /** True when this write killed its machine (SPEC §4.8). */
 export function died(e: PublicEvent): boolean {
-  return e.died === true || (typeof e.health === "object" && e.health !== null && (e.health as { state?: string }).state === "dead" && e.type === "commit");
+  return e.type === "commit" && e.died === true;
 }

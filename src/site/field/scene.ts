@@ -39,6 +39,8 @@ export class FieldScene {
   readonly cellFlags: Uint8Array;
   readonly image: ImageData;
   private readonly pixels: Uint32Array;
+  /** Palette slot of each solved tile's machine (by tile id), so painting a cell is array reads. */
+  private tileSlot = new Int16Array(1024);
   private dirty: [number, number, number, number] | null = null;
   /** Bumped on every change, so views can tell when to redraw. */
   version = 0;
@@ -61,6 +63,12 @@ export class FieldScene {
     const known = this.tiles.get(tile.id);
     this.tiles.set(tile.id, tile);
     if (!known) this.index(tile);
+    if (tile.id >= this.tileSlot.length) {
+      const grown = new Int16Array(Math.max(tile.id + 1, this.tileSlot.length * 2));
+      grown.set(this.tileSlot);
+      this.tileSlot = grown;
+    }
+    this.tileSlot[tile.id] = tile.agent ? machineSlot(machineOf(tile.agent)) : 0;
     const rank = STATUS_RANK[tile.status];
     const G = this.G;
     for (const [lx, ly, w, h] of tile.rects) {
@@ -87,10 +95,22 @@ export class FieldScene {
   }
 
   markRejected(cell: number): void {
-    if (this.cellFlags[cell] & REJECTED) return;
-    this.cellFlags[cell] |= REJECTED;
+    this.setRejected(cell, true);
+  }
+
+  setRejected(cell: number, on: boolean): void {
+    if (((this.cellFlags[cell] & REJECTED) !== 0) === on) return;
+    this.cellFlags[cell] = on ? this.cellFlags[cell] | REJECTED : this.cellFlags[cell] & ~REJECTED;
     this.paint(cell);
     this.markDirty(cell % this.G, Math.floor(cell / this.G), 1, 1);
+  }
+
+  /** Every cell's value (-1 unknown) and rejection mark at once, then one repaint of the field. */
+  loadCells(values: Int8Array, rejected: Uint8Array): void {
+    this.cellValue.set(values);
+    for (let c = 0; c < rejected.length; c++) this.cellFlags[c] = rejected[c] ? this.cellFlags[c] | REJECTED : this.cellFlags[c] & ~REJECTED;
+    for (let c = 0; c < this.cellValue.length; c++) this.paint(c);
+    this.markDirty(0, 0, this.G, this.G);
   }
 
   isRejected(cell: number): boolean {
@@ -162,8 +182,7 @@ export class FieldScene {
     let word: number;
     if (status === 0) word = value < 0 ? PIXELS.empty : value ? PIXELS.known1 : PIXELS.known0;
     else if (status === 3) {
-      const agent = this.tiles.get(this.cellTile[c])?.agent;
-      const slot = agent ? machineSlot(machineOf(agent)) : 0;
+      const slot = this.tileSlot[this.cellTile[c]];
       word = value === 0 ? PIXELS.solved0[slot] : PIXELS.solved1[slot];
     } else if (value >= 0) word = value ? PIXELS.known1 : PIXELS.known0;
     else if (this.cellFlags[c] & REJECTED) word = PIXELS.rejected;

@@ -76,6 +76,7 @@ export class FieldView {
   setScene(scene: FieldScene, options: { keepCamera?: boolean } = {}): void {
     this.scene = scene;
     this.outlines.clear();
+    this.firstPaintAt = 0;
     this.board.width = scene.G;
     this.board.height = scene.G;
     this.boardCtx.putImageData(scene.image, 0, 0);
@@ -168,7 +169,7 @@ export class FieldView {
 
     this.drawRings();
     if (s >= 8) this.drawGrid(x0, y0, x1, y1);
-    if (s >= 4) this.drawTileEdges(x0, y0, x1, y1);
+    if (s >= 5) this.drawTileEdges(x0, y0, x1, y1);
     if (s >= 6) this.drawRejected(x0, y0, x1, y1);
     if (s >= 22) this.drawValues(x0, y0, x1, y1);
     if (s >= 10) this.drawSolverLabels(x0, y0, x1, y1);
@@ -227,30 +228,55 @@ export class FieldView {
     ctx.stroke();
   }
 
-  /** Boundaries between cells of different tiles (or a tile and nothing), from the cell map. */
+  /**
+   * Boundaries between cells of different tiles (or a tile and nothing), from the cell map.
+   * Collinear unit edges are merged into runs, so the path has one segment per straight stretch
+   * of boundary rather than one per cell.
+   */
   private drawTileEdges(x0: number, y0: number, x1: number, y1: number): void {
     const { ctx, camera, scene } = this;
     const G = scene.G;
     const t = scene.cellTile;
     const s = camera.scale;
+    const ox = camera.x;
+    const oy = camera.y;
     ctx.beginPath();
-    for (let y = y0; y < y1; y++) {
+    // Horizontal boundaries: between row y-1 and row y.
+    for (let y = y0; y <= Math.min(y1, G - 1); y++) {
       const row = y * G;
-      for (let x = x0; x < x1; x++) {
-        const id = t[row + x];
-        const left = x > 0 ? t[row + x - 1] : -1;
-        const up = y > 0 ? t[row - G + x] : -1;
-        if (id !== left && (id >= 0 || left >= 0)) {
-          const sx = (x - camera.x) * s;
-          const sy = (y - camera.y) * s;
-          ctx.moveTo(sx, sy);
-          ctx.lineTo(sx, sy + s);
+      let start = -1;
+      for (let x = x0; x <= x1; x++) {
+        let edge = false;
+        if (x < x1) {
+          const id = t[row + x];
+          const up = y > 0 ? t[row - G + x] : -1;
+          edge = id !== up;
         }
-        if (id !== up && (id >= 0 || up >= 0)) {
-          const sx = (x - camera.x) * s;
-          const sy = (y - camera.y) * s;
-          ctx.moveTo(sx, sy);
-          ctx.lineTo(sx + s, sy);
+        if (edge && start < 0) start = x;
+        else if (!edge && start >= 0) {
+          const sy = (y - oy) * s;
+          ctx.moveTo((start - ox) * s, sy);
+          ctx.lineTo((x - ox) * s, sy);
+          start = -1;
+        }
+      }
+    }
+    // Vertical boundaries: between column x-1 and column x.
+    for (let x = x0; x <= Math.min(x1, G - 1); x++) {
+      let start = -1;
+      for (let y = y0; y <= y1; y++) {
+        let edge = false;
+        if (y < y1) {
+          const id = t[y * G + x];
+          const left = x > 0 ? t[y * G + x - 1] : -1;
+          edge = id !== left;
+        }
+        if (edge && start < 0) start = y;
+        else if (!edge && start >= 0) {
+          const sx = (x - ox) * s;
+          ctx.moveTo(sx, (start - oy) * s);
+          ctx.lineTo(sx, (y - oy) * s);
+          start = -1;
         }
       }
     }

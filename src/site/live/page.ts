@@ -1,10 +1,22 @@
-import { listArchives, listGames, type GameSummary } from "../api";
+import { applyLiveMessage, leaderboard, SpectatorModel, unpackTiles, type LiveMessage, type PublicEvent, type SpectatorSnapshot } from "../../spectator";
+import { gamePath, getJson, listArchives, listGames, type GameSummary } from "../api";
 import { pageHandle } from "../debug";
+import { formatInt, throttle } from "../dom";
+import { died, meetings } from "../events";
+import { FrontierTracker } from "../field/frontier";
+import { sceneFromModel, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
+import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
-import { createShell } from "../shell";
+import { createShell, type Shell } from "../shell";
+import { LiveFeed } from "./feed";
+import { HashBook } from "./hashes";
+import { markersFor, reachedBox } from "./markers";
+
+/** How many past events the log shows when the page opens. */
+const LOG_BACKFILL = 200;
 
 /** The field to show when the URL names none: the day's field, else the newest one being played. */
 function defaultGame(games: GameSummary[]): string | null {
@@ -15,14 +27,15 @@ function defaultGame(games: GameSummary[]): string | null {
 export async function startLive(gameParam: string | null): Promise<void> {
   const shell = createShell(new FieldScene(1));
   const log = new LogPanel();
-  const leaderboard = new LeaderboardPanel();
+  const board = new LeaderboardPanel();
+  const analysis = new AnalysisPanel();
   const lists = new ListsPanel(gameParam);
   shell.addTab("log", "Log", log.root);
-  shell.addTab("leaderboard", "Leaderboard", leaderboard.root);
+  shell.addTab("leaderboard", "Leaderboard", board.root);
+  shell.addTab("analysis", "Analysis", analysis.root);
   shell.addTab("fields", "Fields & days", lists.root);
   const handle = pageHandle();
   handle.view = shell.view;
-  handle.scene = shell.view.scene;
 
   const games = await listGames().catch((e: Error) => e);
   lists.setGames(games);
@@ -32,10 +45,214 @@ export async function startLive(gameParam: string | null): Promise<void> {
   const gameId = gameParam ?? (games instanceof Error ? null : defaultGame(games));
   if (!gameId) {
     shell.setTitle("No field");
-    shell.setStatus("No field is being played right now.");
+    shell.setStatus("No field is being played right now. Past days are under Fields & days.");
     shell.selectTab("fields");
     return;
   }
   shell.setTitle(gameId);
   shell.setStatus("Loading the field…");
+  const live = new LiveView(shell, gameId, log, board, analysis);
+  handle.live = live;
+  try {
+    await live.start();
+  } catch (err) {
+    shell.setStatus(`Could not load ${gameId}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * One field, live: a snapshot, then the live feed's batches through the shared spectator reducer
+ * (`SpectatorModel`), mirrored into the canvas scene event by event. On a dropped socket it
+ * reconnects from the model's revision; on a gap or a `resync` it loads a fresh snapshot.
+ */
+class LiveView {
+  model: SpectatorModel | null = null;
+  private feed: LiveFeed | null = null;
+  private readonly frontier = new FrontierTracker();
+  private readonly hashes: HashBook;
+  private connected = false;
+  private reconnects = 0;
+  /** performance.now() when the snapshot's JSON had arrived (for the first-paint benchmark). */
+  snapshotArrivedAt = 0;
+  snapshotBytes = 0;
+  /** Where the time to first paint goes (ms): JSON parse, model, scene, board upload. */
+  timings: Record<string, number> = {};
+  private readonly refreshPanels = throttle(() => this.renderPanels(), 250);
+  private readonly refreshStatus = throttle(() => this.renderStatus(), 2000);
+  private readonly refreshOverlays = throttle(() => this.renderOverlays(), 500);
+
+  constructor(
+    private readonly shell: Shell,
+    readonly gameId: string,
+    private readonly log: LogPanel,
+    private readonly board: LeaderboardPanel,
+    private readonly analysis: AnalysisPanel,
+  ) {
+    this.hashes = new HashBook(gameId);
+    shell.hashOf = (id) => this.hashes.get(id);
+    shell.nameOf = (m) => this.model?.machine(m)?.name || m;
+    shell.view.labelFor = (m) => (this.model?.machine(m)?.name || m.slice(2)).slice(0, 3);
+    log.nameOf = shell.nameOf;
+  }
+
+  async start(): Promise<void> {
+    await this.loadSnapshot(true);
+    void this.backfillLog();
+    this.feed = new LiveFeed(
+      (from) => gamePath(this.gameId, `/live?from=${from}`),
+      () => this.model?.revision ?? 0,
+      {
+        onMessage: (m) => this.onMessage(m as LiveMessage),
+        onConnection: (open, attempt) => {
+          this.connected = open;
+          if (open && this.reconnects > 0) this.shell.setStatus("Reconnected: catching up…", "live");
+          if (!open) {
+            this.reconnects++;
+            this.shell.setStatus(`Connection lost: reconnecting (attempt ${attempt})…`, "offline");
+          } else this.renderStatus();
+        },
+      },
+    );
+    this.feed.start();
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) this.shell.view.invalidate();
+    });
+    const handle = pageHandle();
+    handle.dropSocket = () => this.feed?.drop();
+    handle.snapshot = () => this.model?.snapshot();
+    handle.revision = () => this.model?.revision ?? 0;
+    handle.connected = () => this.feed?.connected ?? false;
+    this.analysis.load(this.gameId);
+  }
+
+  private async loadSnapshot(first: boolean): Promise<void> {
+    const res = await fetch(gamePath(this.gameId, "/snapshot"), { headers: { accept: "application/json" } });
+    if (!res.ok) throw new Error(res.status === 404 ? "no such field" : `${res.status} ${res.statusText}`);
+    const text = await res.text();
+    this.snapshotArrivedAt = performance.now();
+    this.snapshotBytes = text.length;
+    const t0 = this.snapshotArrivedAt;
+    const snapshot = JSON.parse(text) as SpectatorSnapshot;
+    const t1 = performance.now();
+    const model = SpectatorModel.fromSnapshot(snapshot);
+    this.model = model;
+    this.frontier.forget();
+    const t2 = performance.now();
+    const scene = sceneFromModel(model);
+    pageHandle().scene = scene;
+    const t3 = performance.now();
+    this.shell.view.setScene(scene, { keepCamera: !first });
+    this.timings = { parse: t1 - t0, model: t2 - t1, scene: t3 - t2, upload: performance.now() - t3 };
+    if (first) {
+      // Under fog only the reached part is drawn: frame it rather than the whole canvas.
+      const box = model.fog ? reachedBox(scene) : null;
+      if (box) this.shell.view.fit(box);
+    }
+    this.shell.setTitle(this.gameId, `G=${model.G}${model.fog ? " · fog" : ""}`);
+    this.shell.setHead(model.head);
+    this.renderPanels();
+    this.renderStatus();
+    // The overlays need neighbour lists: after the first paint, not before it.
+    setTimeout(() => this.renderOverlays(), 0);
+  }
+
+  /** The last events before the snapshot, so the log opens with context. */
+  private async backfillLog(): Promise<void> {
+    const model = this.model;
+    if (!model || model.revision === 0) return;
+    const from = Math.max(1, model.revision - LOG_BACKFILL + 1);
+    try {
+      const body = await getJson<{ events?: PublicEvent[] } | PublicEvent[]>(gamePath(this.gameId, `/events?from=${from}`));
+      const events = (Array.isArray(body) ? body : (body.events ?? [])).filter((e) => e.rev <= model.revision && e.rev >= from);
+      this.log.prepend(events);
+    } catch {
+      // The log simply starts with the next event.
+    }
+  }
+
+  private onMessage(message: LiveMessage): void {
+    const model = this.model;
+    if (!model || !message || typeof message !== "object") return;
+    if (message.type === "hello") {
+      this.shell.setHead(message.log_head.rev >= model.revision ? message.log_head : model.head);
+      return;
+    }
+    const before = model.revision;
+    const geometry = message.type === "events" && message.tiles ? unpackTiles(message.tiles).map((t) => t.id) : [];
+    const result = applyLiveMessage(model, message);
+    if (result.resync) {
+      void this.resync(result.resync);
+      return;
+    }
+    if (message.type !== "events" || result.applied === 0) {
+      if (result.logHead) this.shell.setHead(result.logHead);
+      return;
+    }
+    if (geometry.length) this.frontier.forget();
+    const applied = message.events.filter((e) => e.rev > before && e.rev <= model.revision);
+    const scene = this.shell.view.scene;
+    syncTiles(scene, model, geometry);
+    for (const e of applied) {
+      syncEvent(scene, model, e, []);
+      if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(model, scene, e, this.shell.nameOf));
+      if (e.type === "grow") this.shell.view.rings.push(...ringBox(scene, e));
+    }
+    this.log.add(applied);
+    this.shell.setHead(result.logHead && result.logHead.rev >= model.revision ? result.logHead : model.head);
+    this.shell.view.sceneChanged();
+    this.refreshPanels();
+    this.refreshStatus();
+    this.refreshOverlays();
+  }
+
+  private async resync(reason: string): Promise<void> {
+    this.shell.setStatus(`Resynchronising (${reason})…`, "offline");
+    this.feed?.stop();
+    try {
+      await this.loadSnapshot(false);
+    } finally {
+      this.feed?.start();
+    }
+  }
+
+  private renderPanels(): void {
+    const model = this.model;
+    if (!model) return;
+    this.board.setRows(leaderboard(model), `At revision ${formatInt(model.revision)}.`);
+  }
+
+  private renderOverlays(): void {
+    const model = this.model;
+    if (!model) return;
+    this.frontier.refresh(model, this.shell.view.seeds, this.shell.view.frontier);
+    this.shell.view.invalidate();
+  }
+
+  private renderStatus(): void {
+    const model = this.model;
+    if (!model) return;
+    const state = model.status === "playing" ? (this.connected ? "Live" : "Connecting") : model.status === "solved" ? "Solved" : "Closed";
+    const agents = model.agents.length;
+    this.shell.setStatus(
+      `${state} · rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${agents} agent${agents === 1 ? "" : "s"}`,
+      this.connected ? "live" : "offline",
+    );
+  }
+}
+
+function ringBox(scene: FieldScene, e: PublicEvent): Array<{ ring: number; x: number; y: number; w: number; h: number }> {
+  if (e.type !== "grow") return [];
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let t = e.first_tile; t < e.first_tile + e.tiles; t++) {
+    const tile = scene.tiles.get(t);
+    if (!tile) continue;
+    x0 = Math.min(x0, tile.x0);
+    y0 = Math.min(y0, tile.y0);
+    x1 = Math.max(x1, tile.x0 + tile.w);
+    y1 = Math.max(y1, tile.y0 + tile.h);
+  }
+  return x1 > x0 ? [{ ring: e.ring, x: x0, y: y0, w: x1 - x0, h: y1 - y0 }] : [];
 }

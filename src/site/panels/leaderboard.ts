@@ -1,6 +1,6 @@
 import { el, formatInt, formatTime } from "../dom";
 import { machineColour } from "../palette";
-import type { LeaderboardRow } from "../spectator-types";
+import type { LeaderboardRow } from "../../spectator";
 import { SortableTable, type Column } from "./table";
 
 function machineCell(row: LeaderboardRow): HTMLElement {

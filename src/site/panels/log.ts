@@ -1,5 +1,6 @@
 import { append, el, formatTime } from "../dom";
-import { died, meetings, verdicts, type PublicEvent } from "../events";
+import type { PublicEvent } from "../../spectator";
+import { died, meetings, verdicts } from "../events";
 import { machineColour, machineOf } from "../palette";
 
 const MAX_ROWS = 400;
@@ -43,6 +44,18 @@ export class LogPanel {
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 
+  /** Older events shown above the current ones (the backfill when the page opens). */
+  prepend(events: readonly PublicEvent[]): void {
+    const first = Number(this.list.firstElementChild?.getAttribute("data-rev") ?? Infinity);
+    const older = events.filter((e) => e.rev < first).slice(-MAX_ROWS);
+    if (!older.length) return;
+    const fragment = document.createDocumentFragment();
+    for (const e of older) fragment.appendChild(this.row(e));
+    this.list.insertBefore(fragment, this.list.firstChild);
+    while (this.list.childElementCount > MAX_ROWS) this.list.firstElementChild?.remove();
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
   private agentChip(agent: string): HTMLElement {
     const machine = machineOf(agent);
     const session = agent.slice(machine.length + 1);
@@ -55,12 +68,12 @@ export class LogPanel {
   private row(e: PublicEvent): HTMLLIElement {
     const li = el("li", { class: `ev ev-${e.type}`, "data-rev": e.rev });
     li.append(el("span", { class: "rev", text: `#${e.rev}` }), el("time", { class: "at", text: formatTime(e.at), datetime: new Date(e.at).toISOString() }));
-    if (e.agent) li.append(this.agentChip(e.agent));
+    if ("agent" in e && e.agent) li.append(this.agentChip(e.agent));
     const v = verdicts(e);
     const what = el("span", { class: "what" });
     switch (e.type) {
       case "join":
-        what.textContent = `joined (seed tile ${String(e.seed_tile ?? "?")}${typeof e.model === "string" && e.model ? `, ${e.model}` : ""})`;
+        what.textContent = `joined (seed tile ${e.seed_tile ?? "none"}${e.model ? `, ${e.model}` : ""}${e.harness && e.harness !== "unknown" ? ` via ${e.harness}` : ""})`;
         break;
       case "reveal":
         what.textContent = `revealed tile ${String(e.tile)}${v.solved ? `, solved ${v.solved}` : ""}`;
@@ -79,7 +92,7 @@ export class LogPanel {
         break;
     }
     li.append(what);
-    if (typeof e.intent === "string" && e.intent) li.append(el("q", { class: "intent", text: e.intent }));
+    if ("intent" in e && e.intent) li.append(el("q", { class: "intent", text: e.intent }));
     if (e.type === "commit") {
       const counts = el("span", { class: "verdicts" });
       append(

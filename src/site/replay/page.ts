@@ -1,10 +1,292 @@
+import { ArchiveReplay, leaderboard, type ArchiveLike, type PublicEvent, type SpectatorModel } from "../../spectator";
+import { listArchives, listGames } from "../api";
 import { pageHandle } from "../debug";
+import { el, formatInt, formatTime, throttle } from "../dom";
+import { died, meetings } from "../events";
+import { FrontierTracker } from "../field/frontier";
+import { sceneFromModel, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
-import { createShell } from "../shell";
+import { LeaderboardPanel } from "../panels/leaderboard";
+import { ListsPanel } from "../panels/lists";
+import { LogPanel } from "../panels/log";
+import { markersFor, reachedBox } from "../live/markers";
+import { createShell, type Shell } from "../shell";
+import { checkArchive, type ArchiveForCheck } from "./verify";
 
-export async function startReplay(day: string): Promise<void> {
+type ArchiveTile = ArchiveLike["tiles"][number] & ArchiveForCheck["tiles"][number] & { status: string; agent: string | null };
+type Archive = Omit<ArchiveLike, "tiles"> & Omit<ArchiveForCheck, "tiles"> & { day: string; tiles: ArchiveTile[] };
+
+const SPEEDS = [1, 5, 20, 100, 500, 2000];
+/** Forward jumps longer than this rebuild the scene from the model instead of event by event. */
+const INCREMENTAL_LIMIT = 400;
+const LOG_WINDOW = 200;
+
+/** `/replay/<day>`: a finished day from its public archive alone, verified as it loads. */
+export async function startReplay(dayParam: string): Promise<void> {
+  const day = dayParam.startsWith("day-") ? dayParam : `day-${dayParam}`;
   const shell = createShell(new FieldScene(1));
+  const log = new LogPanel();
+  const board = new LeaderboardPanel("Leaderboard at the scrubbed revision");
+  const lists = new ListsPanel(null);
+  shell.addTab("log", "Log", log.root);
+  shell.addTab("leaderboard", "Leaderboard", board.root);
+  shell.addTab("fields", "Fields & days", lists.root);
   pageHandle().view = shell.view;
   shell.setTitle(`Replay ${day}`);
   shell.setStatus("Loading the archive…");
+  void listGames().then((g) => lists.setGames(g), (e: Error) => lists.setGames(e));
+  void listArchives().then((a) => lists.setArchives(a), (e: Error) => lists.setArchives(e));
+
+  let archive: Archive;
+  try {
+    archive = await fetchArchive(day, (bytes) => shell.setStatus(`Loading the archive… ${formatInt(Math.round(bytes / 1024))} KiB`));
+  } catch (err) {
+    shell.setStatus(`No archive for ${day}: ${(err as Error).message}`);
+    shell.selectTab("fields");
+    return;
+  }
+  const player = new ReplayPlayer(shell, archive, log, board);
+  pageHandle().replay = player;
+  player.verify();
+}
+
+async function fetchArchive(day: string, progress: (bytes: number) => void): Promise<Archive> {
+  const res = await fetch(`/api/archives/${encodeURIComponent(day)}`, { headers: { accept: "application/json" } });
+  if (!res.ok) throw new Error(res.status === 404 ? "not found" : `${res.status} ${res.statusText}`);
+  if (!res.body) return (await res.json()) as Archive;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.length;
+    progress(bytes);
+  }
+  const all = new Uint8Array(bytes);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return JSON.parse(new TextDecoder().decode(all)) as Archive;
+}
+
+/**
+ * Plays an archive through the shared spectator reducer (`ArchiveReplay`, checkpoints for
+ * scrubbing back): a range input over revisions, play/pause, speed, the log and the leaderboard
+ * at the scrubbed revision. The chain check runs beside it and its verdict stays on screen.
+ */
+class ReplayPlayer {
+  private replay: ArchiveReplay;
+  private model: SpectatorModel;
+  private scene: FieldScene;
+  private readonly frontier = new FrontierTracker();
+  private playing = false;
+  private speed = 20;
+  private carry = 0;
+  private lastTick = 0;
+  private fog: boolean;
+  private readonly range: HTMLInputElement;
+  private readonly label: HTMLElement;
+  private readonly playButton: HTMLButtonElement;
+  private readonly verdict: HTMLElement;
+  private readonly refreshBoard = throttle(() => this.renderBoard(), 250);
+  private readonly refreshOverlays = throttle(() => this.renderOverlays(), 400);
+  verified: boolean | null = null;
+
+  constructor(
+    private readonly shell: Shell,
+    private readonly archive: Archive,
+    private readonly log: LogPanel,
+    private readonly board: LeaderboardPanel,
+  ) {
+    this.fog = archive.params.rules.fog;
+    this.replay = new ArchiveReplay(archive, { fog: this.fog });
+    this.model = this.replay.seek(0);
+    this.scene = sceneFromModel(this.model);
+    shell.view.setScene(this.scene);
+    pageHandle().scene = this.scene;
+    shell.nameOf = (m) => this.model.machine(m)?.name || m;
+    shell.view.labelFor = (m) => (this.model.machine(m)?.name || m.slice(2)).slice(0, 3);
+    log.nameOf = shell.nameOf;
+    const hashes = new Map(archive.tiles.map((t) => [t.id, t.hash]));
+    shell.hashOf = async (id) => hashes.get(id);
+
+    const last = this.replay.last;
+    this.range = el("input", { type: "range", min: 0, max: last, value: 0, step: 1, "aria-label": "Revision" });
+    this.range.addEventListener("input", () => {
+      this.pause();
+      this.seek(Number(this.range.value));
+    });
+    this.playButton = el("button", { type: "button", class: "btn", "aria-pressed": "false", text: "Play" });
+    this.playButton.addEventListener("click", () => (this.playing ? this.pause() : this.play()));
+    const speed = el("select", { "aria-label": "Speed (events per second)" });
+    for (const s of SPEEDS) speed.append(el("option", { value: s, selected: s === this.speed, text: `${s}/s` }));
+    speed.addEventListener("change", () => (this.speed = Number(speed.value)));
+    const fogToggle = el("input", { type: "checkbox", checked: !this.fog });
+    fogToggle.addEventListener("change", () => this.setFog(!fogToggle.checked));
+    this.label = el("span", { class: "mono" });
+    this.verdict = el("div", { class: "verify pending", role: "status", text: "Verifying the archive…" });
+    const step = (d: number): HTMLButtonElement => {
+      const b = el("button", { type: "button", class: "btn icon", "aria-label": d < 0 ? "Back one event" : "Forward one event", text: d < 0 ? "‹" : "›" });
+      b.addEventListener("click", () => {
+        this.pause();
+        this.seek(this.model.revision + d);
+      });
+      return b;
+    };
+    const bar = shell.replayBar;
+    bar.replaceChildren(
+      this.playButton,
+      step(-1),
+      step(1),
+      this.range,
+      speed,
+      this.label,
+      archive.params.rules.fog ? el("label", { class: "toggle" }, fogToggle, " whole geometry") : "",
+      this.verdict,
+    );
+    bar.hidden = false;
+    shell.setTitle(`Replay ${archive.day ?? archive.game_id}`, `G=${archive.G} · ${formatInt(last)} events`);
+    shell.setHead(archive.log_head);
+    this.renderAll();
+    this.fitReached();
+    pageHandle().replayState = () => this.state();
+    pageHandle().seek = (rev: number) => this.seek(rev);
+  }
+
+  verify(): void {
+    void checkArchive(this.archive, (stage, done, total) => {
+      if (stage !== "done") this.verdict.textContent = `Verifying the archive: ${stage} ${formatInt(done)}/${formatInt(total)}…`;
+    }).then(
+      (result) => {
+        this.verified = result.ok;
+        this.verdict.className = `verify ${result.ok ? "ok" : "bad"}`;
+        if (result.ok) this.verdict.textContent = `✓ Verified in this browser: commitments, hash chain of ${formatInt(result.events)} events to the published head, ${formatInt(result.tiles)} tile hashes.`;
+        else this.verdict.textContent = `✗ Tampered or corrupt archive: ${result.problems.join("; ")}`;
+        this.shell.setStatus(result.ok ? "Replay · archive verified" : "Replay · ARCHIVE DOES NOT VERIFY", result.ok ? "idle" : "offline");
+      },
+      (err: Error) => {
+        this.verified = false;
+        this.verdict.className = "verify bad";
+        this.verdict.textContent = `✗ The archive could not be checked: ${err.message}`;
+      },
+    );
+  }
+
+  /** The model's public state, for tests comparing it with the archive's final tiles. */
+  private state(): { rev: number; last: number; status: string; solvers: Array<string | null>; known: number; verified: boolean | null } {
+    const m = this.model;
+    let status = "";
+    const solvers: Array<string | null> = [];
+    for (let t = 0; t < m.tilesTotal; t++) {
+      status += "hrs"[m.tileStatus[t]];
+      solvers.push(m.solver[t] >= 0 ? m.agents[m.solver[t]].id : null);
+    }
+    let known = 0;
+    for (const v of m.known) if (v >= 0) known++;
+    return { rev: m.revision, last: this.replay.last, status, solvers, known, verified: this.verified };
+  }
+
+  private play(): void {
+    if (this.model.revision >= this.replay.last) this.seek(0);
+    this.playing = true;
+    this.playButton.textContent = "Pause";
+    this.playButton.setAttribute("aria-pressed", "true");
+    this.lastTick = performance.now();
+    this.carry = 0;
+    const tick = (now: number): void => {
+      if (!this.playing) return;
+      this.carry += ((now - this.lastTick) / 1000) * this.speed;
+      this.lastTick = now;
+      const steps = Math.floor(this.carry);
+      if (steps > 0) {
+        this.carry -= steps;
+        this.seek(this.model.revision + steps);
+      }
+      if (this.model.revision >= this.replay.last) this.pause();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+
+  private pause(): void {
+    this.playing = false;
+    this.playButton.textContent = "Play";
+    this.playButton.setAttribute("aria-pressed", "false");
+  }
+
+  private setFog(fog: boolean): void {
+    const rev = this.model.revision;
+    this.fog = fog;
+    this.replay = new ArchiveReplay(this.archive, { fog });
+    this.model = this.replay.seek(rev);
+    this.rebuild();
+  }
+
+  seek(target: number): void {
+    const from = this.model.revision;
+    const to = Math.max(0, Math.min(this.replay.last, Math.round(target)));
+    if (to === from) return;
+    if (to > from && to - from <= INCREMENTAL_LIMIT) {
+      const events = this.archive.events as PublicEvent[];
+      for (let rev = from + 1; rev <= to; rev++) {
+        this.model = this.replay.seek(rev);
+        const e = events[rev - 1];
+        syncEvent(this.scene, this.model, e, []);
+        syncTiles(this.scene, this.model, this.model.candidateTiles(e));
+        if (e.type === "reveal") syncTiles(this.scene, this.model, this.model.neighbours(e.tile));
+        if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(this.model, this.scene, e, this.shell.nameOf));
+      }
+      this.log.add(events.slice(Math.max(from, to - LOG_WINDOW), to));
+      this.shell.view.sceneChanged();
+      this.renderPosition();
+      this.refreshBoard();
+      this.refreshOverlays();
+      return;
+    }
+    this.model = this.replay.seek(to);
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    this.scene = sceneFromModel(this.model);
+    pageHandle().scene = this.scene;
+    this.shell.view.setScene(this.scene, { keepCamera: true });
+    this.shell.view.markers = [];
+    this.frontier.forget();
+    this.renderAll();
+  }
+
+  private renderAll(): void {
+    const rev = this.model.revision;
+    this.log.clear();
+    this.log.add((this.archive.events as PublicEvent[]).slice(Math.max(0, rev - LOG_WINDOW), rev));
+    this.renderPosition();
+    this.renderBoard();
+    this.renderOverlays();
+  }
+
+  private renderPosition(): void {
+    const m = this.model;
+    this.range.value = String(m.revision);
+    const at = m.revision > 0 ? formatTime(this.archive.events[m.revision - 1].at as number) : "start";
+    this.label.textContent = `rev ${formatInt(m.revision)} / ${formatInt(this.replay.last)} · ${at} UTC · ${formatInt(m.solvedCount)} solved`;
+  }
+
+  private renderBoard(): void {
+    this.board.setRows(leaderboard(this.model), `At revision ${formatInt(this.model.revision)} of ${formatInt(this.replay.last)}.`);
+  }
+
+  private renderOverlays(): void {
+    this.frontier.refresh(this.model, this.shell.view.seeds, this.shell.view.frontier);
+    this.shell.view.invalidate();
+  }
+
+  private fitReached(): void {
+    const box = reachedBox(this.scene);
+    if (box && this.fog) this.shell.view.fit(box);
+  }
 }

@@ -1,0 +1,50 @@
+import type { PublicEvent, SpectatorModel } from "../../spectator";
+import { died, meetings } from "../events";
+import type { FieldScene } from "../field/scene";
+import type { FieldMarker } from "../field/view";
+import { machineOf } from "../palette";
+
+/** The centre of a tile's box, in field coordinates. */
+function centre(scene: FieldScene, id: number): { x: number; y: number } | null {
+  const t = scene.tiles.get(id);
+  return t ? { x: t.x0 + t.w / 2, y: t.y0 + t.h / 2 } : null;
+}
+
+/** Marks for the meetings and the death an event reports, where they happened. */
+export function markersFor(model: SpectatorModel, scene: FieldScene, e: PublicEvent, nameOf: (machine: string) => string): FieldMarker[] {
+  const out: FieldMarker[] = [];
+  const since = performance.now();
+  const agent = "agent" in e ? e.agent : undefined;
+  if (!agent) return out;
+  const who = nameOf(machineOf(agent));
+  const solved = e.type === "commit" || e.type === "reveal" ? e.solved : [];
+  for (const group of meetings(e)) {
+    const at = (solved.length ? centre(scene, solved[solved.length - 1]) : null) ?? (e.type === "reveal" ? centre(scene, e.tile) : null);
+    const names = [...new Set(group.map((a) => nameOf(machineOf(a))))].join(", ");
+    if (at) out.push({ kind: "meet", ...at, label: `${who} met ${names}`, since });
+  }
+  if (died(e) && e.type === "commit") {
+    const cell = e.rejected.length ? e.rejected[e.rejected.length - 1].id : e.accepted.length ? e.accepted[e.accepted.length - 1].id : -1;
+    const seed = model.agent(agent)?.seed;
+    const at = cell >= 0 ? { x: (cell % model.G) + 0.5, y: Math.floor(cell / model.G) + 0.5 } : seed !== null && seed !== undefined ? centre(scene, seed) : null;
+    if (at) out.push({ kind: "death", ...at, label: `${who} died`, since });
+  }
+  return out;
+}
+
+/** The bounding box of every drawn tile (under fog: the reached part), with a margin. */
+export function reachedBox(scene: FieldScene): { x: number; y: number; w: number; h: number } | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const t of scene.tiles.values()) {
+    x0 = Math.min(x0, t.x0);
+    y0 = Math.min(y0, t.y0);
+    x1 = Math.max(x1, t.x0 + t.w);
+    y1 = Math.max(y1, t.y0 + t.h);
+  }
+  if (x1 <= x0) return null;
+  const margin = Math.max(8, (x1 - x0) * 0.1);
+  return { x: x0 - margin, y: y0 - margin, w: x1 - x0 + 2 * margin, h: y1 - y0 + 2 * margin };
+}

@@ -1,0 +1,132 @@
+import { gamePath, getJson } from "../api";
+import { el } from "../dom";
+import { SortableTable, type Column } from "./table";
+
+type Cell = unknown;
+type Row = Record<string, Cell>;
+
+/** A value with its bootstrap 95 % interval, in the shapes the analysis may use. */
+function interval(v: Cell): { value: number; lo: number; hi: number } | null {
+  if (!v || typeof v !== "object") return null;
+  const o = v as Record<string, unknown>;
+  const value = typeof o.value === "number" ? o.value : typeof o.mean === "number" ? o.mean : null;
+  if (value === null) return null;
+  const ci = Array.isArray(o.ci) ? o.ci : Array.isArray(o.ci95) ? o.ci95 : null;
+  const lo = typeof o.lo === "number" ? o.lo : ci && typeof ci[0] === "number" ? ci[0] : null;
+  const hi = typeof o.hi === "number" ? o.hi : ci && typeof ci[1] === "number" ? ci[1] : null;
+  return lo === null || hi === null ? { value, lo: value, hi: value } : { value, lo, hi };
+}
+
+function fmt(n: number): string {
+  if (Number.isInteger(n)) return n.toLocaleString("en-US");
+  return Math.abs(n) < 1 ? n.toFixed(3) : n.toFixed(1);
+}
+
+function sortValue(v: Cell): string | number | null {
+  const ci = interval(v);
+  if (ci) return ci.value;
+  if (typeof v === "number" || typeof v === "string") return v;
+  if (Array.isArray(v)) return v.join(", ");
+  return null;
+}
+
+function render(v: Cell): string | Node {
+  const ci = interval(v);
+  if (ci) {
+    if (ci.lo === ci.hi) return fmt(ci.value);
+    return el("span", {}, fmt(ci.value), el("span", { class: "ci", text: ` [${fmt(ci.lo)}–${fmt(ci.hi)}]` }));
+  }
+  if (typeof v === "number") return fmt(v);
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.join(", ");
+  return "–";
+}
+
+const LABELS: Record<string, string> = {
+  key: "Group",
+  value: "Value",
+  group: "Group",
+  machines: "Machines",
+  agents: "Agents",
+  reward: "Reward",
+  calls: "Calls /100 reward",
+  bytes: "Bytes /100 reward",
+  wrong: "Wrong /100 reward",
+  guesses: "Guesses /100 reward",
+  propagation_share: "Propagation share",
+};
+
+/**
+ * The analysis (SPEC §11) from `GET /api/games/:id/analysis`: one sortable table per grouping
+ * (model, harness, tag), efficiency columns with their bootstrap 95 % intervals shown as
+ * `value [lo–hi]`. Columns follow the JSON, so new measures appear without a page change.
+ */
+export class AnalysisPanel {
+  readonly root: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly note: HTMLElement;
+  private gameId: string | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor() {
+    this.body = el("div", { class: "analysis" });
+    this.note = el("p", { class: "note", text: "Loading…" });
+    this.root = el("section", { class: "panel" }, el("header", { class: "panel-head" }, el("h2", { text: "Analysis" })), this.note, this.body);
+  }
+
+  /** Loads now and every 20 s while the panel is shown. */
+  load(gameId: string): void {
+    this.gameId = gameId;
+    void this.refresh();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => {
+      if (!document.hidden && this.root.offsetParent !== null) void this.refresh();
+    }, 20_000);
+  }
+
+  /** Shows an analysis document directly (the replay computes nothing server-side). */
+  show(doc: unknown, note = ""): void {
+    const groups = groupsOf(doc);
+    this.body.replaceChildren();
+    if (!groups.length) {
+      this.note.textContent = "No analysis yet: it appears once machines have played.";
+      return;
+    }
+    this.note.textContent = note || "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals.";
+    for (const [name, rows] of groups) {
+      const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const columns: Array<Column<Row>> = keys.map((k) => ({
+        key: k,
+        label: LABELS[k] ?? k.replace(/_/g, " "),
+        value: (r) => sortValue(r[k]),
+        render: (r) => render(r[k]),
+        numeric: rows.some((r) => typeof r[k] === "number" || interval(r[k]) !== null),
+      }));
+      const table = new SortableTable(columns, { caption: `Analysis by ${name}`, sortKey: keys.includes("reward") ? "reward" : keys[0] });
+      table.setRows(rows);
+      this.body.append(el("h3", { class: "group-title", text: `By ${name}` }), el("div", { class: "table-wrap" }, table.root));
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    if (!this.gameId) return;
+    try {
+      this.show(await getJson(gamePath(this.gameId, "/analysis")));
+    } catch (err) {
+      this.note.textContent = `Analysis unavailable: ${(err as Error).message}`;
+    }
+  }
+}
+
+/** `{by_model: [...], by_harness: [...], by_tag: [...]}` or `{groups: {model: [...]}}` → named row lists. */
+function groupsOf(doc: unknown): Array<[string, Row[]]> {
+  if (!doc || typeof doc !== "object") return [];
+  const o = doc as Record<string, unknown>;
+  const source = o.groups && typeof o.groups === "object" && !Array.isArray(o.groups) ? (o.groups as Record<string, unknown>) : o;
+  const out: Array<[string, Row[]]> = [];
+  for (const [key, value] of Object.entries(source)) {
+    if (!Array.isArray(value) || !value.every((r) => r && typeof r === "object")) continue;
+    out.push([key.replace(/^by_/, ""), value as Row[]]);
+  }
+  return out;
+}
