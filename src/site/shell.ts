@@ -31,6 +31,7 @@ export function createShell(scene: FieldScene): Shell {
   motion.addEventListener("change", () => (view.reducedMotion = motion.matches));
   const tooltip = byId("tooltip");
   const stage = byId("stage");
+  const canvasBox = byId("canvas-box");
   const tabs = byId("tabs");
   const panels = byId("tab-panels");
   const status = byId("status");
@@ -132,7 +133,7 @@ export function createShell(scene: FieldScene): Shell {
     );
     tooltip.classList.toggle("pinned", sticky);
     tooltip.hidden = false;
-    const box = stage.getBoundingClientRect();
+    const box = canvasBox.getBoundingClientRect();
     const w = tooltip.offsetWidth;
     const h = tooltip.offsetHeight;
     const left = Math.min(Math.max(8, x - box.left + 16), box.width - w - 8);
@@ -176,4 +177,10 @@ export function createShell(scene: FieldScene): Shell {
     else if (act === "down") actions.pan(0, -step);
   });
   return shell;
+}
+
+/** A machine's name short enough to sit on a tile: its first 10 characters (an id loses its "m-"). */
+export function shortLabel(name: string): string {
+  const text = name.startsWith("m-") && /^m-[0-9a-f]{16}$/.test(name) ? name.slice(2, 8) : name;
+  return text.length > 10 ? `${text.slice(0, 9)}…` : text;
 }

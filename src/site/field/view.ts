@@ -344,6 +344,7 @@ export class FieldView {
       const cy = (tile.y0 + ly + rh / 2 - camera.y) * s;
       const text = this.labelFor(machineOf(tile.agent));
       const width = ctx.measureText(text).width + 8;
+      if (width > rw * s - 4) continue;
       ctx.fillStyle = "rgba(10, 12, 16, 0.78)";
       ctx.fillRect(cx - width / 2, cy - 9, width, 18);
       ctx.fillStyle = machineColour(machineOf(tile.agent));

@@ -10,7 +10,7 @@ import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
-import { createShell, type Shell } from "../shell";
+import { createShell, shortLabel, type Shell } from "../shell";
 import { LiveFeed } from "./feed";
 import { HashBook } from "./hashes";
 import { markersFor, reachedBox } from "./markers";
@@ -91,7 +91,7 @@ class LiveView {
     this.hashes = new HashBook(gameId);
     shell.hashOf = (id) => this.hashes.get(id);
     shell.nameOf = (m) => this.model?.machine(m)?.name || m;
-    shell.view.labelFor = (m) => (this.model?.machine(m)?.name || m.slice(2)).slice(0, 3);
+    shell.view.labelFor = (m) => shortLabel(this.model?.machine(m)?.name || m);
     log.nameOf = shell.nameOf;
   }
 

@@ -10,7 +10,7 @@ import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
 import { markersFor, reachedBox } from "../live/markers";
-import { createShell, type Shell } from "../shell";
+import { createShell, shortLabel, type Shell } from "../shell";
 import { checkArchive, type ArchiveForCheck } from "./verify";
 
 type ArchiveTile = ArchiveLike["tiles"][number] & ArchiveForCheck["tiles"][number] & { status: string; agent: string | null };
@@ -109,7 +109,7 @@ class ReplayPlayer {
     shell.view.setScene(this.scene);
     pageHandle().scene = this.scene;
     shell.nameOf = (m) => this.model.machine(m)?.name || m;
-    shell.view.labelFor = (m) => (this.model.machine(m)?.name || m.slice(2)).slice(0, 3);
+    shell.view.labelFor = (m) => shortLabel(this.model.machine(m)?.name || m);
     log.nameOf = shell.nameOf;
     const hashes = new Map(archive.tiles.map((t) => [t.id, t.hash]));
     shell.hashOf = async (id) => hashes.get(id);
