@@ -227,6 +227,17 @@ class ReplayPlayer {
   }
 
   seek(target: number): void {
+    try {
+      this.seekUnchecked(target);
+    } catch (err) {
+      // A corrupt log (a gap, an unknown tile) cannot be replayed past the bad event.
+      this.pause();
+      this.shell.setStatus(`The log cannot be replayed past revision ${this.model.revision}: ${(err as Error).message}`, "offline");
+      this.rebuild();
+    }
+  }
+
+  private seekUnchecked(target: number): void {
     const from = this.model.revision;
     const to = Math.max(0, Math.min(this.replay.last, Math.round(target)));
     if (to === from) return;

@@ -1,0 +1,154 @@
+// Replays in headless Chromium: the page downloads a day archive, verifies it with WebCrypto,
+// scrubs to the end through the shared reducer and lands on the archive's final state; any
+// tampering is flagged. The archive is made by the project's own archive writer (site-archive.ts).
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
+import { HOSTILE_INTENT, makeArchive } from "./site-archive";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+let archive: Awaited<ReturnType<typeof makeArchive>>;
+
+interface ArchiveDoc {
+  tiles: Array<{ id: number; status: string; agent: string | null; solution: string }>;
+  events: Array<{ rev: number; intent?: string }>;
+}
+
+beforeAll(async () => {
+  archive = await makeArchive();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens the replay of `day` with the archive route answering `text`. */
+async function openReplay(text: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
+  const w = await openPage(browser, baseUrl, "/favicon.svg", viewport ? { viewport } : {});
+  await w.page.route(`**/api/archives/${archive.day}`, (r) => r.fulfill({ status: 200, contentType: "application/json", body: text }));
+  await w.page.goto(`${baseUrl}/replay/${archive.day}`);
+  await w.page.waitForFunction(() => {
+    const r = window.mosaic?.replay as { verified?: boolean | null } | undefined;
+    return r !== undefined && r.verified !== null && r.verified !== undefined;
+  }, undefined, { timeout: 60_000 });
+  return w;
+}
+
+interface ReplayState {
+  rev: number;
+  last: number;
+  status: string;
+  solvers: Array<string | null>;
+  verified: boolean | null;
+}
+
+const replayState = (page: Page): Promise<ReplayState> => page.evaluate(() => (window.mosaic!.replayState as () => ReplayState)());
+
+describe("a replay", () => {
+  let w: WatchedPage;
+  beforeAll(async () => {
+    w = await openReplay(archive.text);
+  });
+  afterAll(async () => {
+    await w?.context.close();
+  });
+
+  it("verifies the archive in the browser and says so", async () => {
+    expect((await replayState(w.page)).verified).toBe(true);
+    await expect.poll(() => w.page.locator(".verify").innerText()).toMatch(/Verified in this browser.*hash chain of \d+ events/);
+    expect(w.foreignRequests).toEqual([]);
+  });
+
+  it("scrubs to the end and matches the archive's final state", async () => {
+    const { page } = w;
+    const doc = JSON.parse(archive.text) as ArchiveDoc;
+    const range = page.getByRole("slider", { name: "Revision" });
+    await range.focus();
+    await page.keyboard.press("End");
+    const end = await replayState(page);
+    expect(end.rev).toBe(archive.events);
+    expect(end.status).toBe(doc.tiles.map((t) => t.status[0]).join(""));
+    expect(end.solvers).toEqual(doc.tiles.map((t) => t.agent));
+    // Every cell of a solved tile shows its value, as the archive's solution has it.
+    const shown = await page.evaluate(() => {
+      const s = window.mosaic!.scene! as unknown as { cellValue: Int8Array; G: number };
+      return { values: Array.from(s.cellValue), G: s.G };
+    });
+    for (const t of doc.tiles.filter((t) => t.status === "solved").slice(0, 10)) {
+      const geometry = JSON.parse(archive.text).tiles[t.id] as { x0: number; y0: number; w: number; h: number; rects: number[][] };
+      const mask = new Uint8Array(geometry.w * geometry.h);
+      for (const [lx, ly, rw, rh] of geometry.rects) for (let y = ly; y < ly + rh; y++) mask.fill(1, y * geometry.w + lx, y * geometry.w + lx + rw);
+      let k = 0;
+      for (let y = 0; y < geometry.h; y++) for (let x = 0; x < geometry.w; x++) {
+        if (!mask[y * geometry.w + x]) continue;
+        expect(shown.values[(geometry.y0 + y) * shown.G + geometry.x0 + x]).toBe(Number(t.solution[k++]));
+      }
+    }
+    // The leaderboard at the end has one row per machine that joined.
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
+    expect(await page.locator("table.leaderboard tbody tr").count()).toBe(3);
+    await screenshot(page, "replay-desktop");
+  });
+
+  it("scrubs back and plays forward again to the same state", async () => {
+    const { page } = w;
+    await page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(5));
+    expect((await replayState(page)).rev).toBe(5);
+    await page.getByRole("button", { name: "Forward one event" }).click();
+    expect((await replayState(page)).rev).toBe(6);
+    await page.getByRole("combobox", { name: /Speed/ }).selectOption("2000");
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.waitForFunction((last) => (window.mosaic!.replayState as () => { rev: number })().rev === last, archive.events);
+    const doc = JSON.parse(archive.text) as ArchiveDoc;
+    expect((await replayState(page)).status).toBe(doc.tiles.map((t) => t.status[0]).join(""));
+  });
+
+  it("shows intents as text", async () => {
+    const { page } = w;
+    await page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(12));
+    await page.getByRole("tab", { name: "Log" }).click();
+    const intents = await page.locator(".log-list .intent").allTextContents();
+    expect(intents.some((t) => t.includes(HOSTILE_INTENT))).toBe(true);
+    expect(await page.locator(".log-list img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it("fits a phone", async () => {
+    const phone = await openReplay(archive.text, PHONE);
+    const bar = await phone.page.locator("#replay-bar").boundingBox();
+    const canvas = await phone.page.locator("canvas#field").boundingBox();
+    expect(bar!.y + bar!.height).toBeLessThanOrEqual(canvas!.y + 1);
+    expect(canvas!.height).toBeGreaterThan(150);
+    await screenshot(phone.page, "replay-phone");
+    await phone.context.close();
+  });
+});
+
+describe("a tampered archive", () => {
+  const cases: Array<[string, (doc: Record<string, unknown> & ArchiveDoc) => void, RegExp]> = [
+    ["an edited intent", (doc) => (doc.events[7].intent = "edited after the fact"), /event rev 8: its hash does not match/],
+    ["a flipped solution bit", (doc) => (doc.tiles[3].solution = doc.tiles[3].solution.replace(/^./, (c) => (c === "0" ? "1" : "0"))), /tile 3: its hash does not match/],
+    ["a wrong released key", (doc) => (doc.day_key = "00".repeat(32)), /hash_key_commit does not match/],
+    ["a dropped event", (doc) => doc.events.splice(4, 1), /event 5 has rev 6|prev does not link/],
+  ];
+  for (const [name, tamper, message] of cases) {
+    it(`is flagged: ${name}`, async () => {
+      const doc = JSON.parse(archive.text) as Record<string, unknown> & ArchiveDoc;
+      tamper(doc);
+      const w = await openReplay(JSON.stringify(doc)).catch(async (err: Error) => {
+        throw err;
+      });
+      try {
+        expect((await replayState(w.page)).verified).toBe(false);
+        const verdict = await w.page.locator(".verify").innerText();
+        expect(verdict).toMatch(/Tampered or corrupt archive/);
+        expect(verdict).toMatch(message);
+        expect(await w.page.locator("#status").innerText()).toMatch(/DOES NOT VERIFY/);
+        if (name === "an edited intent") await screenshot(w.page, "replay-tampered");
+      } finally {
+        await w.context.close();
+      }
+    });
+  }
+});
