@@ -1,5 +1,6 @@
 import type { Field } from "../engine/types";
 import { Referee, type RefereeInit, type RefereeSnapshot } from "../referee";
+import { applyLogged } from "../referee/logged-input";
 import type { StoredInput } from "./field-store";
 
 /**
@@ -58,16 +59,8 @@ function fromSnapshot(field: Field, base: RefereeBase, snapshot: { rev: number; 
 /** Feeds stored inputs to the referee in order, checking each stored revision. */
 function replay(referee: Referee, field: Field, inputs: Iterable<{ at: number; rev: number; input: StoredInput }>): void {
   for (const { at, rev, input } of inputs) {
-    if (input.type === "close") {
-      referee.close(at);
-    } else if (input.type === "grow") {
-      const tiles = field.tiles.slice(input.first, input.first + input.count);
-      const result = referee.grow({ ring: input.ring, tiles, solution: field.solution }, at);
-      if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
-    } else {
-      const result = referee.apply(input, at);
-      if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
-    }
+    const result = applyLogged(referee, field, input, at);
+    if (!result.ok) throw new Error(`replay diverged at revision ${rev}: ${result.error.message}`);
     if (referee.revision !== rev) throw new Error(`replay diverged: revision ${referee.revision}, stored ${rev}`);
   }
 }

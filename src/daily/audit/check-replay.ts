@@ -14,12 +14,15 @@
  *   the order beyond repeated ids, which stay in order);
  * - grow: the ring's tiles from the archive (identical to the regenerated ones by check 2);
  * - close: the close.
- * `expected_revision` is not logged (a write that conflicted was refused and left no event), so
+ * The rebuilt inputs go through `applyLogged`, the same step the field object replays its stored
+ * inputs with. `expected_revision` is not logged (a write that conflicted was refused and left no event), so
  * each write is replayed against the revision it was applied at.
  */
 import { canonicalJson } from "../../engine/canonical-json";
 import { Referee } from "../../referee";
-import type { RefereeEvent, WriteInput } from "../../referee/types";
+import type { Field } from "../../engine/types";
+import { applyLogged, type LoggedInput } from "../../referee/logged-input";
+import type { RefereeEvent } from "../../referee/types";
 import { archiveHealth, archiveScores, type Archive, type ArchiveEvent } from "../archive/format";
 import { archiveField } from "./archive-field";
 import { mismatch, shown, type Progress } from "./mismatch";
@@ -36,7 +39,7 @@ export async function checkReplay(archive: Archive, progress?: Progress): Promis
   const started = Date.now();
   for (let i = 0; i < events.length; i++) {
     const archived = events[i];
-    const replayed = replayOne(referee, archived, field.solution, field.tiles);
+    const replayed = replayOne(referee, archived, field);
     compareEvent(archived, replayed);
     if ((i & 255) === 255) {
       progress?.("replay", i + 1, events.length);
@@ -64,32 +67,29 @@ function machineOf(agent: unknown): string {
   return slash < 0 ? a : a.slice(0, slash);
 }
 
-/** Applies one archived event's write to the referee and returns the event it produced. */
-function replayOne(referee: Referee, e: ArchiveEvent, solution: Uint8Array, tiles: ReturnType<typeof archiveField>["field"]["tiles"]): RefereeEvent {
+/** Applies one archived event's state change to the referee and returns the event it produced. */
+function replayOne(referee: Referee, e: ArchiveEvent, field: Field): RefereeEvent {
+  const result = applyLogged(referee, field, loggedInput(e, field, referee.revision), e.at);
+  if (!result.ok) {
+    throw mismatch(`event ${e.rev} (${e.type}): the referee refuses this write on replay (${result.error.code}: ${result.error.message})`, { rev: e.rev, field: "type" });
+  }
+  if (!result.event) throw mismatch(`event ${e.rev} (${e.type}): on replay this write changes nothing, yet the archive logs it`, { rev: e.rev, field: "type" });
+  return result.event;
+}
+
+/** The logged state change that produced an archived event (see the file comment). */
+export function loggedInput(e: ArchiveEvent, field: Field, revision: number): LoggedInput {
   const rev = e.rev;
-  const refused = (code: string, message: string): never => {
-    throw mismatch(`event ${rev} (${e.type}): the referee refuses this write on replay (${code}: ${message})`, { rev, field: "type" });
-  };
+  const solution = field.solution;
+  if (e.type === "close") return { type: "close" };
   if (e.type === "grow") {
     const first = e.first_tile as number;
     const count = e.tiles as number;
-    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 0 || first + count > tiles.length) {
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 0 || first + count > field.tiles.length) {
       throw mismatch(`event ${rev} (grow): tiles ${String(first)}+${String(count)} are not in the archive`, { rev, field: "tiles" });
     }
-    const r = referee.grow({ ring: e.ring as number, tiles: tiles.slice(first, first + count), solution }, e.at);
-    return r.ok ? r.event : refused(r.error.code, r.error.message);
+    return { type: "grow", ring: e.ring as number, first, count };
   }
-  if (e.type === "close") return referee.close(e.at);
-  const input = writeInput(e, solution, referee.revision);
-  const r = referee.apply(input, e.at);
-  if (!r.ok) return refused(r.error.code, r.error.message);
-  if (!r.event) throw mismatch(`event ${rev} (${e.type}): on replay this write changes nothing, yet the archive logs it`, { rev, field: "type" });
-  return r.event;
-}
-
-/** The write that produced an archived event (see the file comment). */
-export function writeInput(e: ArchiveEvent, solution: Uint8Array, revision: number): WriteInput {
-  const rev = e.rev;
   const agent = e.agent as string;
   const base = { machineId: machineOf(agent), agent, expectedRevision: revision, intent: e.intent as string };
   switch (e.type) {
@@ -139,9 +139,7 @@ function list(e: ArchiveEvent, key: string): Array<Record<string, unknown>> {
 /** The archived event without its chain fields against the replayed one, naming the first differing field. */
 function compareEvent(archived: ArchiveEvent, replayed: RefereeEvent): void {
   const { prev: _prev, hash: _hash, ...stored } = archived;
-  const a = safeCanonical(stored);
-  const b = canonicalJson(replayed);
-  if (a === b) return;
+  if (sameJson(stored, replayed)) return;
   const rev = archived.rev;
   const keys = [...new Set([...Object.keys(stored), ...Object.keys(replayed)])].sort();
   for (const key of keys) {
@@ -152,6 +150,31 @@ function compareEvent(archived: ArchiveEvent, replayed: RefereeEvent): void {
     }
   }
   throw mismatch(`event ${rev} (${archived.type}) differs from the replay`, { rev, field: "event" });
+}
+
+/**
+ * Equality of JSON data as canonical JSON sees it (key order aside; a key holding `undefined` is
+ * absent), without building the texts: the replay compares every event of the day.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    n++;
+    if (!sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) n--;
+  return n === 0;
 }
 
 function safeCanonical(v: unknown): string {
