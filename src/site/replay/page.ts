@@ -11,10 +11,11 @@ import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
 import { markersFor, reachedBox } from "../live/markers";
 import { createShell, shortLabel, type Shell } from "../shell";
-import { checkArchive, type ArchiveForCheck } from "./verify";
+import type { Archive as ArchiveDocument } from "../../daily/archive/format";
+import { checkArchive } from "./verify";
 
-type ArchiveTile = ArchiveLike["tiles"][number] & ArchiveForCheck["tiles"][number] & { status: string; agent: string | null };
-type Archive = Omit<ArchiveLike, "tiles"> & Omit<ArchiveForCheck, "tiles"> & { day: string; tiles: ArchiveTile[] };
+/** The archive as published (SPEC §9); it is also what the shared replay reads. */
+type Archive = ArchiveDocument & ArchiveLike;
 
 const SPEEDS = [1, 5, 20, 100, 500, 2000];
 /** Forward jumps longer than this rebuild the scene from the model instead of event by event. */
@@ -159,13 +160,13 @@ class ReplayPlayer {
 
   verify(): void {
     void checkArchive(this.archive, (stage, done, total) => {
-      if (stage !== "done") this.verdict.textContent = `Verifying the archive: ${stage} ${formatInt(done)}/${formatInt(total)}…`;
+      this.verdict.textContent = `Verifying the archive: ${stage} ${formatInt(done)}/${formatInt(total)}…`;
     }).then(
       (result) => {
         this.verified = result.ok;
         this.verdict.className = `verify ${result.ok ? "ok" : "bad"}`;
-        if (result.ok) this.verdict.textContent = `✓ Verified in this browser: commitments, hash chain of ${formatInt(result.events)} events to the published head, ${formatInt(result.tiles)} tile hashes.`;
-        else this.verdict.textContent = `✗ Tampered or corrupt archive: ${result.problems.join("; ")}`;
+        if (result.ok) this.verdict.textContent = `✓ Verified in this browser: ${result.results.map((r) => r.text).join("; ")}.`;
+        else this.verdict.textContent = `✗ Tampered or corrupt archive: ${result.results.filter((r) => !r.ok).map((r) => r.text).join("; ")}`;
         this.shell.setStatus(result.ok ? "Replay · archive verified" : "Replay · ARCHIVE DOES NOT VERIFY", result.ok ? "idle" : "offline");
       },
       (err: Error) => {
