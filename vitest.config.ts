@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts"],
+          include: ["test/e2e/**/*.test.ts", "test/clients/*.test.ts"],
           environment: "node",
           globalSetup: ["test/e2e/harness/global-setup.ts"],
           testTimeout: 120_000,

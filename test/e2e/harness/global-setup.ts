@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { buildSite } from "../../../scripts/build-site";
+import { installClients } from "../../../scripts/install-clients";
 import { startDevServer, type DevServer } from "./wrangler-dev";
 
 declare module "vitest" {
@@ -14,6 +15,8 @@ let server: DevServer | undefined;
 export async function setup(project: TestProject): Promise<void> {
   // wrangler dev serves public/ as it is: bundle the spectator site first.
   await buildSite();
+  // The client matrix (test/clients) runs in this project with its own packages.
+  installClients();
   server = await startDevServer({ vars: { MOSAIC_DEV: "1" } });
   project.provide("baseUrl", server.baseUrl);
 }

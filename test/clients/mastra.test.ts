@@ -1,0 +1,75 @@
+// Mastra (@mastra/mcp): MCPClient tools on a Mastra Agent, the model a scripted one that reads the
+// tool results Mastra puts in its prompt (the structured content as JSON; a refused call as its
+// error text).
+import { Agent } from "@mastra/core/agent";
+import { MCPClient } from "@mastra/mcp";
+import { MockLanguageModelV3 } from "ai/test";
+import { describe, expect, inject, it } from "vitest";
+import { mintToken, newMachine } from "../e2e/harness/identity";
+import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
+import { ScriptedModel } from "./scripted-model";
+
+const base = inject("baseUrl");
+
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+interface PromptPart {
+  type: string;
+  output?: { type: string; value?: unknown };
+}
+
+function toolResultText(part: PromptPart): string {
+  const out = part.output;
+  if (!out) return "";
+  if (out.type === "text" || out.type === "error-text") return String(out.value);
+  if (out.type === "content") return (out.value as Array<{ type: string; text?: string }>).map((p) => p.text ?? JSON.stringify(p)).join("\n");
+  return JSON.stringify(out.value);
+}
+
+describe("@mastra/mcp", () => {
+  it("a model on a Mastra Agent plays from the tool results in its prompt; the rules resource reads", async () => {
+    const machine = newMachine();
+    const token = await mintToken(base, machine);
+    const mcp = new MCPClient({ id: `mosaic-${machine.machineId}`, servers: { mosaic: { url: new URL(`${base}/mcp`), requestInit: { headers: { Authorization: `Bearer ${token}` } } } } });
+    try {
+      const tools = await mcp.listTools();
+      // Mastra names a server's tools <server>_<tool>.
+      expect(Object.keys(tools).sort()).toEqual(TOOL_NAMES.map((n) => `mosaic_${n}`));
+      const rules = await mcp.resources.read("mosaic", "mosaic://rules");
+      expect(JSON.stringify(rules)).toContain("MOSAIC RULES");
+
+      const player = new ScriptedModel({ G: 30, seed: "clients-mastra", session: "ma", model: "scripted" });
+      const offered: Array<{ name: string; inputSchema: unknown }> = [];
+      let calls = 0;
+      const model = new MockLanguageModelV3({
+        doGenerate: async (options) => {
+          if (offered.length === 0) for (const t of options.tools ?? []) if (t.type === "function") offered.push({ name: t.name, inputSchema: t.inputSchema });
+          const lastMessage = options.prompt.at(-1) as { role: string; content: PromptPart[] } | undefined;
+          const seen = lastMessage?.role === "tool" ? lastMessage.content.filter((p) => p.type === "tool-result").map(toolResultText).join("\n") : null;
+          const call = await player.next(seen);
+          if (!call) return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+          return {
+            content: [{ type: "tool-call", toolCallId: `call-${++calls}`, toolName: `mosaic_${call.name}`, input: JSON.stringify(call.args) }],
+            finishReason: { unified: "tool-calls", raw: undefined },
+            usage,
+            warnings: [],
+          };
+        },
+      });
+      // Mastra's types ask for its own model wrapper; at run time it takes an AI SDK v3 model as is.
+      const agentModel = model as unknown as ConstructorParameters<typeof Agent>[0]["model"];
+      const agent = new Agent({ id: "player", name: "player", instructions: "Play Mosaic.", model: agentModel, tools });
+      const result = await agent.generate("Play Mosaic on this server.", { maxSteps: 400 });
+      expect(result.text).toBe("done");
+
+      expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES.map((n) => `mosaic_${n}`));
+      for (const t of offered) expect(t.inputSchema, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
+      expectPlayedFromText(player, machine.machineId);
+    } finally {
+      await mcp.disconnect();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// mcp-remote, the stdio bridge desktop hosts use for remote servers: spawned with a static bearer
+// header, driven over stdio by an MCP client as a desktop host would; every HTTP exchange is
+// recorded on the way to the server. It must connect and never be pushed into OAuth.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, inject, it } from "vitest";
+import { mintToken, newMachine } from "../e2e/harness/identity";
+import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
+import { recordingProxy } from "./recording-proxy";
+import { ScriptedModel } from "./scripted-model";
+
+const base = inject("baseUrl");
+const bridge = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
+
+describe("mcp-remote", () => {
+  it("connects with a static bearer header, is never answered 401 nor sent to OAuth, and a host's model plays from the content", async () => {
+    const machine = newMachine();
+    const token = await mintToken(base, machine);
+    const proxy = await recordingProxy(base);
+    const authDir = mkdtempSync(join(tmpdir(), "mosaic-mcp-remote-"));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bridge, `${proxy.url}/mcp`, "--header", `Authorization: Bearer ${token}`],
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: authDir, BROWSER: "false" },
+      stderr: "pipe",
+    });
+    let log = "";
+    transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+    const client = new Client({ name: "desktop-host", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe("mosaic");
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+      for (const t of tools.tools) expect(t.inputSchema, t.name).toMatchObject({ type: "object" });
+      const rules = await client.readResource({ uri: "mosaic://rules" });
+      expect((rules.contents[0] as { text?: string }).text).toContain("MOSAIC RULES");
+
+      // A desktop host shows its model the content blocks.
+      const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote", session: "mr", model: "scripted" });
+      let seen: string | null = null;
+      for (let call = await player.next(null); call; call = await player.next(seen)) {
+        const result = (await client.callTool({ name: call.name, arguments: call.args })) as { content: Array<{ type: string; text?: string }> };
+        seen = result.content.map((c) => c.text ?? "").join("\n");
+      }
+      expectPlayedFromText(player, machine.machineId);
+    } finally {
+      await client.close().catch(() => {});
+      await proxy.close();
+      rmSync(authDir, { recursive: true, force: true });
+    }
+
+    const mcp = proxy.exchanges.filter((e) => e.path === "/mcp" || e.path.startsWith("/mcp?"));
+    expect(mcp.filter((e) => e.method === "POST").length).toBeGreaterThan(10);
+    // The static header rides on every request to the endpoint, and nothing is ever answered 401.
+    expect(mcp.every((e) => e.authorization)).toBe(true);
+    expect(proxy.exchanges.filter((e) => e.status === 401)).toEqual([]);
+    // No OAuth flow: no client registration, authorisation or token request, no "authentication required".
+    expect(proxy.exchanges.filter((e) => /\/(register|authorize|token|oauth\/)/.test(e.path))).toEqual([]);
+    expect(log).not.toMatch(/Authentication required|authorize this client|Waiting for authorization/i);
+    expect(log).toContain("Using custom headers: Authorization");
+  });
+});
