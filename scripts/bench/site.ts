@@ -10,7 +10,12 @@
  *
  *   npm run bench:site                   # 10×10 chunks of 100 (G = 1000)
  *   npm run bench:site -- --chunks 4     # quicker
+ *   npm run bench:site -- --fresh        # regenerate the cached fields
  */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { generateField, type FieldParams } from "../../src/engine";
 import { launchBrowser } from "../../test/e2e/harness/browser";
@@ -46,7 +51,22 @@ interface Figures {
   phases: Record<string, { draw: number[]; interval: number[] }>;
 }
 
-async function prepare(label: string, params: FieldParams): Promise<{ label: string; gameId: string; text: string; G: number; tiles: number; solved: number }> {
+type Prepared = { label: string; gameId: string; text: string; G: number; tiles: number; solved: number };
+
+/** Generating G = 1000 takes minutes on a busy machine: the snapshot is cached (it is deterministic). */
+async function prepare(label: string, params: FieldParams): Promise<Prepared> {
+  const cache = join(tmpdir(), `mosaic-bench-site-${createHash("sha256").update(JSON.stringify(params)).digest("hex").slice(0, 12)}.json`);
+  if (!args.includes("--fresh") && existsSync(cache)) {
+    const cached = JSON.parse(readFileSync(cache, "utf8")) as Prepared;
+    console.log(`${label}: G=${cached.G}, ${cached.tiles} tiles, ${cached.solved} solved (cached in ${cache})`);
+    return cached;
+  }
+  const prepared = await generate(label, params);
+  writeFileSync(cache, JSON.stringify(prepared));
+  return prepared;
+}
+
+async function generate(label: string, params: FieldParams): Promise<Prepared> {
   const t0 = performance.now();
   const field = await generateField(params);
   const gameId = `bench-${field.G}`;
@@ -70,7 +90,7 @@ async function serveField(page: Page, gameId: string, text: string): Promise<voi
   });
 }
 
-async function measure(browser: Browser, baseUrl: string, f: Awaited<ReturnType<typeof prepare>>): Promise<Figures> {
+async function measure(browser: Browser, baseUrl: string, f: Prepared): Promise<Figures> {
   const figures: Figures = { label: f.label, G: f.G, tiles: f.tiles, solved: f.solved, jsonBytes: Buffer.byteLength(f.text), gzipBytes: gzipSync(f.text).length, firstPaint: [], timings: {}, phases: {} };
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();

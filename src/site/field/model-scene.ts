@@ -38,17 +38,18 @@ function countCells(t: TileGeometry): number {
 /** A scene holding everything the model lets this spectator see. */
 export function sceneFromModel(model: SpectatorModel): FieldScene {
   const scene = new FieldScene(model.G);
-  // Values first (cheap: no tile covers a cell yet), so each tile paints its cells once.
   scene.loadCells(model.known, model.rejected);
   // Hidden first, then revealed, then solved: a shared cell shows its most advanced tile.
   const visible = model.visibleTiles();
+  const tiles: SceneTile[] = [];
   for (const rank of [0, REVEALED, SOLVED]) {
     for (const id of visible) {
       if (model.tileStatus[id] !== rank) continue;
       const geometry = model.tile(id);
-      if (geometry) scene.upsertTile(sceneTile(model, geometry));
+      if (geometry) tiles.push(sceneTile(model, geometry));
     }
   }
+  scene.bulkLoad(tiles);
   return scene;
 }
 

@@ -58,17 +58,50 @@ export class FieldScene {
     this.pixels = new Uint32Array(this.image.data.buffer);
   }
 
-  /** Adds a tile or updates its status/solver; statuses only rise (a rewind builds a new scene). */
-  upsertTile(tile: SceneTile): void {
-    const known = this.tiles.get(tile.id);
-    this.tiles.set(tile.id, tile);
-    if (!known) this.index(tile);
+  /**
+   * Many tiles at once (a snapshot, a rebuilt replay): cell ownership first, then one paint per
+   * cell of the field and one dirty rectangle, instead of painting every tile's cells as it comes.
+   */
+  bulkLoad(tiles: readonly SceneTile[]): void {
+    const G = this.G;
+    for (const tile of tiles) {
+      const known = this.tiles.get(tile.id);
+      this.tiles.set(tile.id, tile);
+      if (!known) this.index(tile);
+      this.setSlot(tile);
+      const rank = STATUS_RANK[tile.status];
+      for (const [lx, ly, w, h] of tile.rects) {
+        for (let y = tile.y0 + ly; y < tile.y0 + ly + h; y++) {
+          const row = y * G;
+          for (let x = tile.x0 + lx; x < tile.x0 + lx + w; x++) {
+            const c = row + x;
+            if (rank >= this.cellStatus[c]) {
+              this.cellStatus[c] = rank;
+              this.cellTile[c] = tile.id;
+            }
+          }
+        }
+      }
+    }
+    for (let c = 0; c < this.cellStatus.length; c++) this.paint(c);
+    this.markDirty(0, 0, G, G);
+  }
+
+  private setSlot(tile: SceneTile): void {
     if (tile.id >= this.tileSlot.length) {
       const grown = new Int16Array(Math.max(tile.id + 1, this.tileSlot.length * 2));
       grown.set(this.tileSlot);
       this.tileSlot = grown;
     }
     this.tileSlot[tile.id] = tile.agent ? machineSlot(machineOf(tile.agent)) : 0;
+  }
+
+  /** Adds a tile or updates its status/solver; statuses only rise (a rewind builds a new scene). */
+  upsertTile(tile: SceneTile): void {
+    const known = this.tiles.get(tile.id);
+    this.tiles.set(tile.id, tile);
+    if (!known) this.index(tile);
+    this.setSlot(tile);
     const rank = STATUS_RANK[tile.status];
     const G = this.G;
     for (const [lx, ly, w, h] of tile.rects) {
@@ -105,12 +138,10 @@ export class FieldScene {
     this.markDirty(cell % this.G, Math.floor(cell / this.G), 1, 1);
   }
 
-  /** Every cell's value (-1 unknown) and rejection mark at once, then one repaint of the field. */
+  /** Every cell's value (-1 unknown) and rejection mark at once; painted by the next bulkLoad. */
   loadCells(values: Int8Array, rejected: Uint8Array): void {
     this.cellValue.set(values);
     for (let c = 0; c < rejected.length; c++) this.cellFlags[c] = rejected[c] ? this.cellFlags[c] | REJECTED : this.cellFlags[c] & ~REJECTED;
-    for (let c = 0; c < this.cellValue.length; c++) this.paint(c);
-    this.markDirty(0, 0, this.G, this.G);
   }
 
   isRejected(cell: number): boolean {

@@ -33,6 +33,8 @@ export class FieldView {
   readonly camera: Camera;
   readonly seeds = new Set<number>();
   readonly frontier = new Set<number>();
+  /** Each overlay set as one path (field coordinates), rebuilt when the set changes. */
+  private readonly setPaths = new Map<Set<number>, { key: string; path: Path2D }>();
   rings: RingBox[] = [];
   markers: FieldMarker[] = [];
   hovered: SceneTile | null = null;
@@ -76,6 +78,7 @@ export class FieldView {
   setScene(scene: FieldScene, options: { keepCamera?: boolean } = {}): void {
     this.scene = scene;
     this.outlines.clear();
+    this.setPaths.clear();
     this.firstPaintAt = 0;
     this.board.width = scene.G;
     this.board.height = scene.G;
@@ -352,11 +355,25 @@ export class FieldView {
     }
   }
 
+  /**
+   * Strokes the outlines of a set of tiles as one path in one call: a late-day frontier holds a
+   * thousand tiles, and a stroke per tile would cost a frame. Dashed only when zoomed in (dashes
+   * are the costly part of a long stroke).
+   */
   private drawTileSet(ids: Set<number>, colour: string, dash: number[], width: number): void {
-    for (const id of ids) {
-      const tile = this.scene.tiles.get(id);
-      if (tile) this.strokeTile(tile, colour, dash, width);
+    if (!ids.size) return;
+    const key = [...ids].join(",");
+    let entry = this.setPaths.get(ids);
+    if (!entry || entry.key !== key) {
+      const path = new Path2D();
+      for (const id of ids) {
+        const tile = this.scene.tiles.get(id);
+        if (tile) path.addPath(this.outlineOf(tile));
+      }
+      entry = { key, path };
+      this.setPaths.set(ids, entry);
     }
+    this.strokePath(entry.path, colour, this.camera.scale >= 4 ? dash : [], width);
   }
 
   private drawSeedBadges(): void {
@@ -375,13 +392,21 @@ export class FieldView {
     }
   }
 
-  private strokeTile(tile: SceneTile, colour: string, dash: number[], width: number): void {
-    const { ctx, camera, dpr } = this;
+  private outlineOf(tile: SceneTile): Path2D {
     let path = this.outlines.get(tile.id);
     if (!path) {
       path = tileOutline(tile);
       this.outlines.set(tile.id, path);
     }
+    return path;
+  }
+
+  private strokeTile(tile: SceneTile, colour: string, dash: number[], width: number): void {
+    this.strokePath(this.outlineOf(tile), colour, dash, width);
+  }
+
+  private strokePath(path: Path2D, colour: string, dash: number[], width: number): void {
+    const { ctx, camera, dpr } = this;
     ctx.save();
     ctx.setTransform(dpr * camera.scale, 0, 0, dpr * camera.scale, -camera.x * camera.scale * dpr, -camera.y * camera.scale * dpr);
     ctx.lineWidth = width / camera.scale;
