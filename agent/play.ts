@@ -171,7 +171,7 @@ class AgentRun {
       const { kind, ...rest } = this.o.newField;
       const r = await this.call<{ game_id: string; G?: number; ignored?: string[] }>("start_mosaic", { kind, ...rest });
       if (!r.ok) throw new Stop("error", `start_mosaic: ${r.message}`);
-      this.log(`started ${kind} field ${r.data.game_id}${r.data.G ? ` (G=${r.data.G})` : ""}`);
+      this.log(`started a ${kind} field, ${r.data.game_id}${r.data.G ? ` (G=${r.data.G})` : ""}`);
       return r.data.game_id;
     }
     const r = await this.call<{ games: Array<{ game_id: string; status: string }> }>("list_games", {});

@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { formatSummary, playAgent, type AgentSummary } from "../../agent";
+import { bearerToken, loadOrCreateIdentity } from "../../agent/identity";
 import { callToolStructured, connectClient } from "./harness/mcp-clients";
+import { startPlaying } from "./play-helpers";
 
 const base = inject("baseUrl");
 const home = mkdtempSync(join(tmpdir(), "mosaic-agent-e2e-"));
@@ -92,6 +94,38 @@ describe("npm run agent", () => {
     expect(summary.seconds).toBeLessThan(4 + 35); // the limit, plus at most one call in flight
     const stored = JSON.parse(readFileSync(join(cfg, "identity.json"), "utf8")) as { machine_id: string };
     expect(summary.machine_id).toBe(stored.machine_id);
+  });
+});
+
+describe("the agent and its machine's health", () => {
+  it("stops cleanly, reporting death, when its machine died on the field", async () => {
+    // Another program of the same machine (same key file, same token) commits wrong values until it dies.
+    const file = join(home, "dies.json");
+    const identity = loadOrCreateIdentity(file);
+    const { token } = await bearerToken(identity, new URL(base));
+    const client = await connectClient(base, { headers: { Authorization: `Bearer ${token}` } });
+    try {
+      const { gameId, field } = await startPlaying(client, { kind: "scatter", G: 30 });
+      const joined = await callToolStructured<{ agent: string; seed_tile: number; revision: number }>(client, "join", { game_id: gameId, session: "other" });
+      const seed = field.tiles[joined.seed_tile];
+      const revealed = await callToolStructured<{ revision: number }>(client, "reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: seed.id, intent: "" });
+      const given = new Set(seed.givens);
+      const wrong = seed.cellIds.filter((c) => !given.has(c)).map((c) => [c, 1 - field.solution[c]]);
+      let revision = revealed.revision;
+      for (let i = 0; i < 40; i++) {
+        const r = await callToolStructured<{ revision: number; health: { state: string } }>(client, "commit", { game_id: gameId, agent: joined.agent, expected_revision: revision, cells: wrong, intent: "" });
+        revision = r.revision;
+        if (r.health.state === "dead") break;
+      }
+
+      const summary = await playAgent({ url: base, game: gameId, identityFile: file, maxSeconds: 120 });
+      expect(summary.reason, formatSummary(summary)).toBe("dead");
+      expect(summary.machine_id).toBe(identity.machineId);
+      expect(summary.accepted).toBe(0);
+      expect(formatSummary(summary)).toContain("machine died");
+    } finally {
+      await client.close();
+    }
   });
 });
 
