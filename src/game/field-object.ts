@@ -10,6 +10,8 @@ import { FieldStore } from "./field-store";
 import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
 import { RegistryReporter } from "./registry-reporter";
+import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
+import type { UsageRow } from "../live/live-store";
 
 export type { CreateArgs, FieldShape, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
 export { agentMachine } from "./field-types";
@@ -32,11 +34,15 @@ export { EXPIRY_MS } from "./field-lifecycle";
  */
 export class FieldObject extends DurableObject<Env> {
   private readonly context: FieldContext;
+  /** Spectators: the model at the head, the live feed, snapshot, leaderboard (src/live). */
+  private readonly live: LiveDuties;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.context = new FieldContext(ctx, env, new FieldStore(ctx.storage.sql), (f) => new RegistryReporter(env, () => reads.summary(f), (p) => ctx.waitUntil(p)));
+    this.live = new LiveDuties(this.context);
     this.subscribe(() => growWhenDue(this.context));
+    this.subscribe((event) => this.live.onCommitted(event));
     ctx.blockConcurrencyWhile(async () => {
       this.context.store.migrate();
       safeRestore(this.context);
@@ -94,5 +100,37 @@ export class FieldObject extends DurableObject<Env> {
   /** The public event log after revision `afterRev` (oldest first, at most 1,000). */
   async events(afterRev = 0, limit?: number): Promise<Outcome<{ events: Array<Record<string, unknown>>; log_head: LogHead }>> {
     return reads.events(this.context, afterRev, limit);
+  }
+
+  // ---- spectators (src/live) ----
+
+  /** `GET /api/games/:id/live`: the WebSocket upgrade of the live feed. */
+  override async fetch(request: Request): Promise<Response> {
+    return this.live.feed.accept(request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.live.feed.message(ws, message);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.live.feed.close(ws, code, reason);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.live.feed.close(ws, 1011, "error");
+  }
+
+  async spectatorSnapshot(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
+    return this.live.snapshot(ifNoneMatch);
+  }
+
+  async leaderboard(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
+    return this.live.leaderboard(ifNoneMatch);
+  }
+
+  /** Tool calls and bytes served per machine, batched by the MCP layer. */
+  async recordUsage(rows: UsageRow[]): Promise<void> {
+    this.live.recordUsage(rows);
   }
 }

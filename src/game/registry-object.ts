@@ -50,4 +50,9 @@ export class RegistryObject extends DurableObject<Env> {
       .toArray()
       .map((r) => ({ ...r, status: r.status as GameSummary["status"], fog: r.fog === 1 }));
   }
+
+  /** Whether a field with this id exists here (routes ask before touching a field object). */
+  has(gameId: string): boolean {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM games WHERE game_id = ?", gameId).one().n > 0;
+  }
 }

@@ -32,3 +32,8 @@ export async function recordGame(env: Env, entry: RegistryEntry): Promise<void> 
 export async function forgetGame(env: Env, gameId: string): Promise<void> {
   await registryStub(env).remove(gameId);
 }
+
+/** Whether the field exists; asked before a read touches its object (which would create storage). */
+export async function gameExists(env: Env, gameId: string): Promise<boolean> {
+  return registryStub(env).has(gameId);
+}

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../env";
 import { identityRoutes } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+import { spectatorRoutes } from "./spectator-routes";
 
 export interface AppOptions {
   mcp?: McpRouteOptions;
@@ -13,6 +14,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   app.route("/", mcpRoutes(options.mcp));
   app.route("/", identityRoutes());
+  app.route("/", spectatorRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app;
 }

@@ -336,6 +336,12 @@ export class SpectatorModel {
       joined_rev: e.rev,
       reward: 0,
       solved: 0,
+      accepted: 0,
+      forced: 0,
+      guesses: 0,
+      wrong: 0,
+      rejected_guesses: 0,
+      retractions: 0,
     });
     this.agentIndex.set(e.agent, index);
     this.parent.push(index);
@@ -364,12 +370,23 @@ export class SpectatorModel {
     for (const c of e.accepted) {
       this.setKnown(c.id, c.v);
       m.accepted++;
-      if (c.class === "forced") m.forced++;
-      else m.guesses++;
+      a.accepted++;
+      if (c.class === "forced") {
+        m.forced++;
+        a.forced++;
+      } else {
+        m.guesses++;
+        a.guesses++;
+      }
     }
     for (const r of e.rejected) {
-      if (r.reason === "wrong") m.wrong++;
-      else m.rejected_guesses++;
+      if (r.reason === "wrong") {
+        m.wrong++;
+        a.wrong++;
+      } else {
+        m.rejected_guesses++;
+        a.rejected_guesses++;
+      }
       if (this.known[r.id] === -1) this.rejected[r.id] = r.reason === "wrong" ? REJECTED_WRONG : REJECTED_GUESS;
     }
     if (e.health) m.health = { state: e.health.state, rate_bp: e.health.rate_bp, committed: e.health.committed, wrong: e.health.wrong, window: e.health.window };
@@ -384,6 +401,7 @@ export class SpectatorModel {
     const a = this.agentOf(e);
     for (const id of e.retracted) this.known[id] = -1;
     this.machines[a.machine].retractions += e.retracted.length;
+    a.retractions += e.retracted.length;
   }
 
   private applyGrow(e: GrowEvent, newly: number[]): void {

@@ -166,6 +166,13 @@ export interface SnapshotAgent {
   joined_rev: number;
   reward: number;
   solved: number;
+  /** The session's own share of its machine's counters (health stays the machine's). */
+  accepted: number;
+  forced: number;
+  guesses: number;
+  wrong: number;
+  rejected_guesses: number;
+  retractions: number;
 }
 
 export interface SnapshotMachine {

@@ -1,0 +1,73 @@
+import { Hono, type Context } from "hono";
+import type { Env } from "../env";
+import { gameExists } from "../game/registry";
+import type { SpectatorAnswer } from "../live/live-duties";
+
+const GAME_ID_RE = /^[a-zA-Z0-9_-]{1,80}$/;
+/** Ids the registry confirmed recently: spectators of one field need not ask it every time. */
+const known = new Map<string, number>();
+const KNOWN_TTL_MS = 30_000;
+
+/**
+ * The spectator's routes (docs/spectator.md, SPEC §10): the snapshot, the live feed, the
+ * leaderboard and the analysis of a field. Each first asks the registry whether the field
+ * exists, so an unknown id answers 404 without creating a field object or any storage.
+ */
+export function spectatorRoutes(): Hono<{ Bindings: Env }> {
+  const app = new Hono<{ Bindings: Env }>();
+
+  app.get("/api/games/:id/snapshot", async (c) => {
+    const stub = await fieldOf(c);
+    if (stub instanceof Response) return stub;
+    return answer(c, await stub.spectatorSnapshot(c.req.header("If-None-Match") ?? null));
+  });
+
+  app.get("/api/games/:id/leaderboard", async (c) => {
+    const stub = await fieldOf(c);
+    if (stub instanceof Response) return stub;
+    return answer(c, await stub.leaderboard(c.req.header("If-None-Match") ?? null));
+  });
+
+  app.get("/api/games/:id/live", async (c) => {
+    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+      return c.json({ error: { code: "bad_input", message: "the live feed is a WebSocket: connect with Upgrade: websocket" } }, 426);
+    }
+    const stub = await fieldOf(c);
+    if (stub instanceof Response) return stub;
+    return stub.fetch(c.req.raw);
+  });
+
+  return app;
+}
+
+type FieldStub = DurableObjectStub<import("../game/field-object").FieldObject>;
+
+/** The field's object, or the error answer when the id is malformed or no such field exists. */
+async function fieldOf(c: Context<{ Bindings: Env }>): Promise<FieldStub | Response> {
+  const id = c.req.param("id") ?? "";
+  if (!GAME_ID_RE.test(id)) return c.json({ error: { code: "bad_input", message: "game id must match ^[a-zA-Z0-9_-]{1,80}$" } }, 400);
+  const until = known.get(id);
+  if (until === undefined || until < Date.now()) {
+    if (!(await gameExists(c.env, id))) {
+      known.delete(id);
+      return c.json({ error: { code: "missing", message: `no such game: ${id}` } }, 404);
+    }
+    known.set(id, Date.now() + KNOWN_TTL_MS);
+  }
+  return c.env.FIELDS.getByName(id);
+}
+
+/** A field object's answer as an HTTP response: cacheable JSON with its ETag, gzip when accepted. */
+function answer(c: Context<{ Bindings: Env }>, a: SpectatorAnswer): Response {
+  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", Vary: "Accept-Encoding" });
+  if (a.etag) {
+    headers.set("ETag", a.etag);
+    // Revalidate every time: the ETag names the revision, so a 304 is cheap and never stale.
+    headers.set("Cache-Control", "public, no-cache");
+  } else headers.set("Cache-Control", "no-store");
+  if (a.retryAfter !== undefined) headers.set("Retry-After", String(a.retryAfter));
+  if (a.status === 304) return new Response(null, { status: 304, headers });
+  // The runtime compresses the body itself when Content-Encoding is set.
+  if (a.body.length > 1024 && /\bgzip\b/.test(c.req.header("Accept-Encoding") ?? "")) headers.set("Content-Encoding", "gzip");
+  return new Response(a.body, { status: a.status, headers });
+}

@@ -1,0 +1,98 @@
+import type { ChainedEvent, FieldContext } from "../game/field-context";
+import { leaderboard, type LeaderboardRow } from "../spectator";
+import { DisplayNames } from "./display-names";
+import { LiveFeed } from "./live-feed";
+import { LiveStore, type UsageRow } from "./live-store";
+import { SpectatorState } from "./spectator-state";
+
+/** A read answered by the field object for a spectator route: status, JSON text, ETag. */
+export interface SpectatorAnswer {
+  status: 200 | 304 | 404 | 409 | 503;
+  body: string;
+  etag?: string;
+  retryAfter?: number;
+}
+
+/**
+ * The field object's spectator duties (docs/spectator.md), beside the play duties and fed by the
+ * commit hook: the model at the head, the live feed, the snapshot, the leaderboard and the usage
+ * counters. Nothing here changes the game; every read of a field that does not exist answers 404
+ * and stores nothing.
+ */
+export class LiveDuties {
+  readonly store: LiveStore;
+  readonly state: SpectatorState;
+  readonly feed: LiveFeed;
+  private readonly names: DisplayNames;
+  /** The newest snapshot text and the revision and names it was built at. */
+  private snapshotCache: { key: string; body: string } | null = null;
+
+  constructor(private readonly f: FieldContext) {
+    this.store = new LiveStore(f.ctx.storage.sql);
+    this.state = new SpectatorState(f, this.store);
+    this.feed = new LiveFeed(f, this.state, this.store);
+    this.names = new DisplayNames(f.env);
+  }
+
+  /** The commit hook: the model follows the event, the feed queues it with the tiles it revealed. */
+  onCommitted(event: ChainedEvent): void {
+    const newly = this.state.onCommitted(event);
+    this.feed.onCommitted(event, newly);
+  }
+
+  /** `GET /api/games/:id/snapshot`: the model at the head as compact JSON (docs/spectator.md). */
+  async snapshot(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
+    const gate = this.gate();
+    if (gate) return gate;
+    let model = this.state.current()!;
+    await this.names.apply(model);
+    model = this.state.current()!;
+    const names = model.machines.map((m) => m.name).join("\u0000");
+    const etag = `W/"s${model.revision}-${model.machines.length}-${hashText(names)}"`;
+    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    if (this.snapshotCache?.key !== etag) this.snapshotCache = { key: etag, body: JSON.stringify(model.snapshot("public")) };
+    return { status: 200, body: this.snapshotCache.body, etag };
+  }
+
+  /** `GET /api/games/:id/leaderboard`: SPEC §11's rows at the head. */
+  async leaderboard(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
+    const gate = this.gate();
+    if (gate) return gate;
+    let model = this.state.current()!;
+    await this.names.apply(model);
+    model = this.state.current()!;
+    const rows: LeaderboardRow[] = leaderboard(model);
+    const body = JSON.stringify({ game_id: model.gameId, revision: model.revision, log_head: model.head, status: model.status, rows });
+    const etag = `W/"l${model.revision}-${hashText(body)}"`;
+    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    return { status: 200, body, etag };
+  }
+
+  /** Adds tool calls and bytes served to machines' counters; ignored for a field that does not exist. */
+  recordUsage(rows: readonly UsageRow[]): void {
+    if (!this.f.referee) return;
+    const clean = rows.filter((r) => typeof r.machine === "string" && Number.isSafeInteger(r.calls) && Number.isSafeInteger(r.bytes) && r.calls >= 0 && r.bytes >= 0);
+    if (clean.length > 0) this.store.addUsage(clean);
+  }
+
+  /** 404 for no field, 503 while generating, 409 when failed; null when there is play to show. */
+  private gate(): SpectatorAnswer | null {
+    if (this.f.referee && this.f.field) return null;
+    const status = this.f.meta<string>("status") ?? "missing";
+    if (status === "missing") return { status: 404, body: JSON.stringify({ error: { code: "missing", message: "no such game" } }) };
+    if (status === "generating") {
+      return { status: 503, retryAfter: 2, body: JSON.stringify({ error: { code: "generating", message: "the field is still generating: retry shortly" } }) };
+    }
+    return { status: 409, body: JSON.stringify({ error: { code: "failed", message: this.f.meta<string>("failure") ?? this.f.loadError ?? "the field could not be loaded" } }) };
+  }
+}
+
+/** A short, stable hash of a text (FNV-1a, 32 bits, hex) for ETags. */
+function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}

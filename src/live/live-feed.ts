@@ -1,0 +1,220 @@
+import type { ChainedEvent, FieldContext } from "../game/field-context";
+import { packTiles, type LiveMessage, type LogHead, type PublicEvent, type SpectatorModel, type TileGeometry } from "../spectator";
+import type { LiveStore } from "./live-store";
+import type { SpectatorState } from "./spectator-state";
+
+/** Tag of spectator sockets (`ctx.getWebSockets(SPECTATOR_TAG)`). */
+export const SPECTATOR_TAG = "spectator";
+/** New events are broadcast at most this often, in one message per batch. */
+export const BATCH_MS = 100;
+/** A message carries at most about this many bytes of events; a longer batch is split. */
+const MESSAGE_BYTES = 512 * 1024;
+/** A spectator further behind than this gets a resync (a snapshot is cheaper than the log). */
+export const MAX_CATCH_UP_BYTES = 8 << 20;
+
+interface Pending {
+  rev: number;
+  text: string;
+  /** Tiles the event made visible (null: unknown, work them out from the model at the head). */
+  tiles: number[] | null;
+}
+
+interface Attachment {
+  from: number;
+  connectedAt: number;
+}
+
+/**
+ * The live feed of one field (docs/spectator.md): spectators' WebSockets, accepted with the
+ * hibernation API so idle sockets cost nothing, and fed the chained events as they are committed,
+ * batched every ~100 ms, each batch with the log head and the geometry of the tiles it makes
+ * visible (under fog only reached tiles are ever described).
+ *
+ * Every socket is at the feed's broadcast position `sent_rev` (stored, so it survives
+ * hibernation and eviction) or ahead of it: a new socket is caught up to the head from the stored
+ * log when it connects, and every batch holds all events from `sent_rev` to the head (read back
+ * from storage if a timer was lost). A client skips events it already has.
+ */
+export class LiveFeed {
+  private pending: Pending[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private sentRev: number | null = null;
+
+  constructor(
+    private readonly f: FieldContext,
+    private readonly state: SpectatorState,
+    private readonly store: LiveStore,
+  ) {
+    // Pings are answered by the runtime without waking the object.
+    f.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
+
+  private sockets(): WebSocket[] {
+    return this.f.ctx.getWebSockets(SPECTATOR_TAG);
+  }
+
+  /** `GET /api/games/:id/live?from=REV`: upgrade to a spectator socket (the route checked the id). */
+  accept(request: Request): Response {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      return json(426, { error: { code: "bad_input", message: "the live feed is a WebSocket: send Upgrade: websocket" } });
+    }
+    const model = this.state.current();
+    if (!model) return json(this.f.referee ? 409 : 404, { error: notPlaying(this.f) });
+    const fromParam = new URL(request.url).searchParams.get("from");
+    const from = fromParam === null || fromParam === "" ? model.revision : Number(fromParam);
+    if (!Number.isSafeInteger(from) || from < 0) return json(400, { error: { code: "bad_input", message: "from must be a revision: a non-negative integer" } });
+
+    // A socket that connects while none is open starts the broadcast position at the head.
+    if (this.sockets().length === 0) this.setSentRev(model.revision);
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.f.ctx.acceptWebSocket(server, [SPECTATOR_TAG]);
+    server.serializeAttachment({ from, connectedAt: Date.now() } satisfies Attachment);
+    send(server, { type: "hello", game_id: model.gameId, from, log_head: model.head, status: model.status, fog: model.fog });
+    this.catchUp(server, model, from);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Sends the stored events after `from` up to the head, or a resync when that cannot be done. */
+  private catchUp(ws: WebSocket, model: SpectatorModel, from: number): void {
+    if (from > model.revision) {
+      send(ws, { type: "resync", reason: `revision ${from} is ahead of the field (head ${model.revision})`, log_head: model.head });
+      return;
+    }
+    const batch: Pending[] = [];
+    let bytes = 0;
+    let after = from;
+    while (after < model.revision) {
+      const page = this.f.store.events(after, 1000);
+      if (page.length === 0) break;
+      for (const e of page) {
+        const text = JSON.stringify(e);
+        bytes += text.length;
+        batch.push({ rev: Number(e.rev), text, tiles: null });
+      }
+      if (bytes > MAX_CATCH_UP_BYTES) {
+        send(ws, { type: "resync", reason: `more than ${MAX_CATCH_UP_BYTES >> 20} MB of events behind: load a snapshot`, log_head: model.head });
+        return;
+      }
+      after = batch[batch.length - 1].rev;
+    }
+    for (const text of this.messages(model, batch)) ws.send(text);
+  }
+
+  /** A committed event: queue it for the next batch (nothing to do without spectators). */
+  onCommitted(event: ChainedEvent, newlyVisible: number[] | null): void {
+    if (this.sockets().length === 0) {
+      // Nobody to tell; the next socket starts the broadcast position afresh.
+      this.pending = [];
+      return;
+    }
+    this.pending.push({ rev: event.rev, text: JSON.stringify(event), tiles: newlyVisible });
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  /** Broadcasts every event from the broadcast position to the head, in order. */
+  flush(): void {
+    this.timer = null;
+    const sockets = this.sockets();
+    const model = this.state.current();
+    if (!model) return;
+    if (sockets.length === 0) {
+      this.pending = [];
+      return;
+    }
+    const sent = this.getSentRev(model.revision);
+    let batch = this.pending.filter((p) => p.rev > sent);
+    if (batch.length === 0 ? sent < model.revision : batch[0].rev !== sent + 1 || batch[batch.length - 1].rev !== model.revision) {
+      batch = this.fromStore(sent, model.revision);
+    }
+    this.pending = [];
+    if (batch.length === 0) return;
+    for (const text of this.messages(model, batch)) {
+      for (const ws of sockets) {
+        try {
+          ws.send(text);
+        } catch {
+          // A socket that is closing; its close handler tidies up.
+        }
+      }
+    }
+    this.setSentRev(batch[batch.length - 1].rev);
+  }
+
+  private fromStore(after: number, head: number): Pending[] {
+    const out: Pending[] = [];
+    while (after < head) {
+      const page = this.f.store.events(after, 1000);
+      if (page.length === 0) break;
+      for (const e of page) out.push({ rev: Number(e.rev), text: JSON.stringify(e), tiles: null });
+      after = out[out.length - 1].rev;
+    }
+    return out;
+  }
+
+  /** The batch as `events` messages of at most ~512 KB, each with the geometry its events reveal. */
+  private messages(model: SpectatorModel, batch: Pending[]): string[] {
+    const out: string[] = [];
+    const head = JSON.stringify(model.head satisfies LogHead);
+    let texts: string[] = [];
+    let tiles = new Set<number>();
+    let bytes = 0;
+    const close = (): void => {
+      if (texts.length === 0) return;
+      const geometry = [...tiles].sort((a, b) => a - b).map((t) => model.tile(t)).filter((g): g is TileGeometry => g !== undefined);
+      const tilesPart = geometry.length > 0 ? `,"tiles":${JSON.stringify(packTiles(geometry))}` : "";
+      out.push(`{"type":"events","events":[${texts.join(",")}]${tilesPart},"log_head":${head}}`);
+      texts = [];
+      tiles = new Set();
+      bytes = 0;
+    };
+    for (const p of batch) {
+      if (bytes > 0 && bytes + p.text.length > MESSAGE_BYTES) close();
+      texts.push(p.text);
+      bytes += p.text.length;
+      const visible = p.tiles ?? model.candidateTiles(JSON.parse(p.text) as PublicEvent);
+      for (const t of visible) if (model.visible(t)) tiles.add(t);
+    }
+    close();
+    return out;
+  }
+
+  message(ws: WebSocket, data: string | ArrayBuffer): void {
+    // Pings are answered by the auto-response; anything else from a spectator is ignored.
+    if (data === "ping") ws.send("pong");
+  }
+
+  close(ws: WebSocket, code: number, reason: string): void {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private getSentRev(head: number): number {
+    this.sentRev ??= this.store.getMeta<number>("sent_rev") ?? head;
+    return this.sentRev;
+  }
+
+  private setSentRev(rev: number): void {
+    if (this.sentRev === rev) return;
+    this.sentRev = rev;
+    this.store.setMeta("sent_rev", rev);
+  }
+}
+
+function send(ws: WebSocket, message: LiveMessage): void {
+  ws.send(JSON.stringify(message));
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+function notPlaying(f: FieldContext): { code: string; message: string } {
+  const status = f.meta<string>("status") ?? "missing";
+  if (status === "generating") return { code: "generating", message: "the field is still generating: retry when its status is playing" };
+  if (status === "missing") return { code: "missing", message: "no such game" };
+  return { code: "failed", message: f.meta<string>("failure") ?? f.loadError ?? "the field could not be loaded" };
+}
