@@ -44,6 +44,8 @@ const TRANSIENT = /ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|fetch failed|ter
 export class Connection {
   /** Tool calls made (retries of a transport failure included). */
   calls = 0;
+  /** Wall time of every answered call, in milliseconds. */
+  readonly durations: number[] = [];
   private constructor(
     private readonly client: Client,
     private readonly timeoutMs: number,
@@ -64,7 +66,9 @@ export class Connection {
     for (let attempt = 0; ; attempt++) {
       this.calls++;
       try {
+        const t0 = performance.now();
         const result = await this.client.callTool({ name, arguments: args }, { timeout: this.timeoutMs });
+        this.durations.push(performance.now() - t0);
         const { data, text } = resultData(result);
         if (result.isError) {
           const error = (data?.error ?? {}) as { code?: unknown; message?: unknown; revision?: unknown };

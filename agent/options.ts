@@ -62,6 +62,8 @@ export interface AgentSummary {
   reward: number;
   /** MCP tool calls. */
   calls: number;
+  /** Wall time of the answered calls in milliseconds (median, 95th percentile, slowest). */
+  call_ms: { p50: number; p95: number; max: number };
   reveals: number;
   commits: number;
   /** Cells accepted, and of those the ones the referee classified forced. */

@@ -50,6 +50,13 @@ interface RevealAnswer extends TileView {
   revision: number;
 }
 
+function percentiles(values: number[]): { p50: number; p95: number; max: number } {
+  if (values.length === 0) return { p50: 0, p95: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
+  return { p50: at(0.5), p95: at(0.95), max: at(1) };
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Plays one field to its end (or the agent's) and returns the run's summary. */
@@ -71,6 +78,8 @@ class AgentRun {
   private rejectGuesses = false;
   private failures = 0;
   private reauths = 0;
+  /** Call durations of connections replaced after a token change. */
+  private readonly durations: number[] = [];
   private readonly stats = { tiles: 0, reward: 0, reveals: 0, commits: 0, accepted: 0, forced: 0, guesses: 0, wrong: 0, conflicts: 0 };
 
   constructor(private readonly o: AgentOptions) {
@@ -114,6 +123,7 @@ class AgentRun {
       tiles: s.tiles,
       reward: s.reward,
       calls: this.conn?.calls ?? 0,
+      call_ms: percentiles([...this.durations, ...(this.conn?.durations ?? [])]),
       reveals: s.reveals,
       commits: s.commits,
       accepted: s.accepted,
@@ -141,6 +151,7 @@ class AgentRun {
     this.log(`${minted ? "minted a token" : "reusing the stored token"} for ${this.identity.machineId} at ${this.url.origin}`);
     await this.conn?.close();
     const calls = this.conn?.calls ?? 0;
+    this.durations.push(...(this.conn?.durations ?? []));
     this.conn = await Connection.open({ url: this.url, token, timeoutMs: this.timeoutMs() });
     this.conn.calls = calls;
   }

@@ -78,6 +78,9 @@ describe("npm run agent", () => {
     expect(summary.reason).toBe("solved");
     expect(summary.machine_id).toBe(machine);
     expect(summary.tiles).toBe(0);
+    expect(summary.calls).toBeGreaterThan(0);
+    expect(summary.call_ms.p50).toBeGreaterThan(0);
+    expect(summary.call_ms.max).toBeGreaterThanOrEqual(summary.call_ms.p95);
     expect((JSON.parse(readFileSync(file, "utf8")) as { tokens: Record<string, string> }).tokens[new URL(base).origin]).toBe(token);
   });
 
