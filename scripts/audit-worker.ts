@@ -4,16 +4,16 @@
  * thread sends the archive's header, tiles and grow events once, then one piece at a time.
  */
 import { parentPort } from "node:worker_threads";
-import type { Archive } from "../src/daily/archive/format";
 import { checkRegenerationPart, type RegenerationPart } from "../src/daily/audit/check-regeneration";
+import type { AuditedArchive } from "../src/daily/audit/event-log";
 import { AuditMismatch, type Mismatch } from "../src/daily/audit/mismatch";
 
-export type ToWorker = { kind: "archive"; archive: Archive } | { kind: "part"; part: RegenerationPart };
+export type ToWorker = { kind: "archive"; archive: AuditedArchive } | { kind: "part"; part: RegenerationPart };
 export type FromWorker =
   | { kind: "progress"; ring: number; done: number; total: number }
   | { kind: "result"; ring: number; mismatch?: Mismatch; ms: number };
 
-let archive: Archive | null = null;
+let archive: AuditedArchive | null = null;
 const port = parentPort!;
 
 port.on("message", (message: ToWorker) => {

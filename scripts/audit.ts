@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Archive } from "../src/daily/archive/format";
+import { growEvents, type AuditedArchive } from "../src/daily/audit/event-log";
 import { auditArchive, type AuditReport } from "../src/daily/audit/audit";
 import { regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
 import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
@@ -116,7 +117,7 @@ const pct = (done: number, total: number): string => `${Math.floor((100 * done) 
 // ---- regeneration in worker threads -------------------------------------------------------------
 
 /** Check 2 with the field's pieces spread over worker threads (largest rings first). */
-async function regenerateInWorkers(archive: Archive, threads: number): Promise<CheckResult> {
+async function regenerateInWorkers(archive: AuditedArchive, threads: number): Promise<CheckResult> {
   const t0 = Date.now();
   let parts: RegenerationPart[];
   try {
@@ -125,8 +126,8 @@ async function regenerateInWorkers(archive: Archive, threads: number): Promise<C
     if (!(err instanceof AuditMismatch)) throw err;
     return { check: "regeneration", ok: false, summary: err.message, mismatch: err.mismatch, ms: Date.now() - t0 };
   }
-  const grows = archive.events.filter((e) => e.type === "grow");
-  const view: Archive = { ...archive, events: grows, scores: [], health: [] };
+  // The workers need the header, the tiles and the grow events only.
+  const view: Archive = { ...archive, events: growEvents(archive.events), scores: [], health: [] };
   const queue = [...parts].sort((a, b) => b.count - a.count || a.ring - b.ring);
   const results = new Map<number, Mismatch | undefined>();
   const percent = new Map<number, number>();
@@ -194,7 +195,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const t0 = Date.now();
-  let archive: Archive;
+  let archive: AuditedArchive;
   try {
     archive = await readArchive(await fetchBytes(args.source));
   } catch (err) {
@@ -204,7 +205,7 @@ async function main(): Promise<number> {
     return err.message.includes("cannot read") || err.message.startsWith("GET") ? 2 : 1;
   }
   const readMs = Date.now() - t0;
-  const grows = archive.events.filter((e) => e.type === "grow").length;
+  const grows = growEvents(archive.events).length;
   if (!args.json) {
     process.stdout.write(
       `mosaic audit: ${archive.game_id} (G=${archive.G}, ${archive.tiles.length} tiles, ${grows} ring${grows === 1 ? "" : "s"}, ${archive.events.length} events), read in ${(readMs / 1000).toFixed(1)} s\n`,

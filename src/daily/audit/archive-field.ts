@@ -3,8 +3,9 @@
  * the whole solution), and the ring layout its `grow` events give. The replay judges with it.
  */
 import type { Field, Tile } from "../../engine/types";
-import type { Archive, ArchiveEvent } from "../archive/format";
+import type { ArchiveEvent } from "../archive/format";
 import { engineTileOf } from "../archive/tiles";
+import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch } from "./mismatch";
 
 export interface ArchiveField {
@@ -15,7 +16,7 @@ export interface ArchiveField {
   grows: ArchiveEvent[];
 }
 
-export function archiveField(archive: Archive): ArchiveField {
+export function archiveField(archive: AuditedArchive): ArchiveField {
   const G = archive.G;
   const solution = new Uint8Array(G * G);
   const tiles: Tile[] = [];
@@ -41,7 +42,7 @@ export function archiveField(archive: Archive): ArchiveField {
       }
     }
   }
-  const grows = archive.events.filter((e) => e.type === "grow");
+  const grows = growEvents(archive.events);
   const initialTiles = grows.length > 0 ? Number(grows[0].first_tile) : tiles.length;
   if (!Number.isSafeInteger(initialTiles) || initialTiles < 0 || initialTiles > tiles.length) {
     throw mismatch(`event ${grows[0].rev} (grow): first_tile ${String(grows[0].first_tile)} is not a tile of the archive`, { rev: grows[0].rev, field: "first_tile" });

@@ -14,7 +14,7 @@
  * run elsewhere and its result passed in `done` (the CLI regenerates the field in a worker thread
  * while the replay runs).
  */
-import type { Archive } from "../archive/format";
+import type { AuditedArchive } from "./event-log";
 import { checkChain } from "./check-chain";
 import { checkCommitments } from "./check-commitments";
 import { checkTileHashes } from "./check-hashes";
@@ -42,7 +42,7 @@ export interface AuditReport {
 }
 
 /** Runs one check, turning its first mismatch (or an unexpected error) into a result. */
-export async function runCheck(check: CheckName, archive: Archive, saved: SavedInputs, progress?: Progress): Promise<CheckResult> {
+export async function runCheck(check: CheckName, archive: AuditedArchive, saved: SavedInputs, progress?: Progress): Promise<CheckResult> {
   const t0 = Date.now();
   try {
     const summary = await CHECK_RUNNERS[check](archive, saved, progress);
@@ -54,7 +54,7 @@ export async function runCheck(check: CheckName, archive: Archive, saved: SavedI
   }
 }
 
-const CHECK_RUNNERS: Record<CheckName, (a: Archive, s: SavedInputs, p?: Progress) => Promise<string>> = {
+const CHECK_RUNNERS: Record<CheckName, (a: AuditedArchive, s: SavedInputs, p?: Progress) => Promise<string>> = {
   commitments: (a, s) => checkCommitments(a, s.manifest),
   regeneration: (a, _s, p) => checkRegeneration(a, p),
   hashes: (a, s, p) => checkTileHashes(a, s.hashes, p),
@@ -62,7 +62,7 @@ const CHECK_RUNNERS: Record<CheckName, (a: Archive, s: SavedInputs, p?: Progress
   replay: (a, _s, p) => checkReplay(a, p),
 };
 
-export async function auditArchive(archive: Archive, saved: SavedInputs = {}, options: AuditOptions = {}): Promise<AuditReport> {
+export async function auditArchive(archive: AuditedArchive, saved: SavedInputs = {}, options: AuditOptions = {}): Promise<AuditReport> {
   const checks: CheckResult[] = [];
   for (const check of CHECKS) {
     if (options.only && !options.only.includes(check)) continue;

@@ -5,16 +5,16 @@
  */
 import { canonicalJson } from "../../engine/canonical-json";
 import { sha256Hex } from "../../engine/commitments";
-import type { Archive } from "../archive/format";
+import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch, type Progress } from "./mismatch";
 import type { NotedHead, SavedManifest } from "./saved";
 
-export async function checkChain(archive: Archive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress): Promise<string> {
+export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress): Promise<string> {
   const events = archive.events;
   if (events.length === 0) throw mismatch("the log is empty: a closed day ends with a close event", { field: "events" });
   let prev = archive.seed_commit;
   for (let i = 0; i < events.length; i++) {
-    const e = events[i];
+    const e = events.at(i)!;
     const rev = i + 1;
     if (e.rev !== rev) throw mismatch(`event ${rev}: its rev is ${e.rev} (events dropped, repeated or reordered?)`, { rev, field: "rev" });
     if (e.prev !== prev) {
@@ -34,18 +34,18 @@ export async function checkChain(archive: Archive, heads: NotedHead[] = [], mani
     if ((rev & 1023) === 0) progress?.("chain", rev, events.length);
   }
   progress?.("chain", events.length, events.length);
-  const last = events[events.length - 1];
+  const last = events.at(events.length - 1)!;
   if (last.type !== "close") throw mismatch(`event ${last.rev}: the last event is a ${last.type}, not the close (truncated log?)`, { rev: last.rev, field: "type" });
   if (archive.log_head.rev !== last.rev || archive.log_head.hash !== last.hash) {
     throw mismatch(`log_head ${archive.log_head.hash}@${archive.log_head.rev} is not the last event ${last.hash}@${last.rev}`, { rev: archive.log_head.rev, field: "log_head" });
   }
-  const grows = events.filter((e) => e.type === "grow").length;
+  const grows = growEvents(events).length;
   if (grows !== archive.rings) throw mismatch(`rings is ${archive.rings} but the log has ${grows} grow events`, { field: "rings" });
 
   const noted = [...heads];
   if (manifest?.log_head) noted.push({ ...manifest.log_head, from: "the saved manifest's log_head" });
   for (const h of noted) {
-    const onChain = h.rev === 0 ? archive.seed_commit : events[h.rev - 1]?.hash;
+    const onChain = h.rev === 0 ? archive.seed_commit : h.rev <= events.length ? events.at(h.rev - 1)?.hash : undefined;
     if (onChain === undefined) throw mismatch(`${h.from} ${h.hash}@${h.rev} is beyond the archived log (${events.length} events)`, { rev: h.rev, field: "head" });
     if (onChain !== h.hash) {
       throw mismatch(`${h.from} ${h.hash}@${h.rev} is not on the archived chain: its event ${h.rev} has hash ${onChain}`, { rev: h.rev, field: "head" });
@@ -57,11 +57,11 @@ export async function checkChain(archive: Archive, heads: NotedHead[] = [], mani
 }
 
 /** The saved manifest's counts agree with the archive at its head's revision. */
-function checkManifestAt(archive: Archive, manifest: SavedManifest, rev: number): void {
+function checkManifestAt(archive: AuditedArchive, manifest: SavedManifest, rev: number): void {
   if (manifest.G !== undefined && manifest.G !== archive.G) throw mismatch(`G is ${archive.G}, the saved manifest says ${manifest.G}`, { field: "G" });
   let tiles = archive.tiles.length;
   let rings = 0;
-  const grows = archive.events.filter((e) => e.type === "grow");
+  const grows = growEvents(archive.events);
   if (grows.length > 0) tiles = grows[0].first_tile as number;
   for (const g of grows) {
     if (g.rev > rev) break;

@@ -1,10 +1,10 @@
 /** Check 1 (SPEC §9): the released seed and key match the commitments published before play. */
 import { hashKeyCommit, hexToBytes, seedCommit } from "../../engine/commitments";
-import type { Archive } from "../archive/format";
+import type { AuditedArchive } from "./event-log";
 import { mismatch } from "./mismatch";
 import type { SavedManifest } from "./saved";
 
-export async function checkCommitments(archive: Archive, manifest?: SavedManifest): Promise<string> {
+export async function checkCommitments(archive: AuditedArchive, manifest?: SavedManifest): Promise<string> {
   if (!/^[0-9a-f]{64}$/.test(archive.day_seed)) throw mismatch(`day_seed is not 64 lower-case hex digits`, { field: "day_seed" });
   if (!/^[0-9a-f]{64}$/.test(archive.day_key)) throw mismatch(`day_key is not 32 bytes of lower-case hex`, { field: "day_key" });
   const seed = await seedCommit(archive.day_seed);

@@ -3,7 +3,8 @@
  * encoding, equals its archived `hash` — and the hash published live, when the watcher saved them.
  */
 import { bytesToHex, hexToBytes } from "../../engine/commitments";
-import type { Archive, ArchiveTile } from "../archive/format";
+import type { ArchiveTile } from "../archive/format";
+import type { AuditedArchive } from "./event-log";
 import { mismatch, type Progress } from "./mismatch";
 
 const utf8 = new TextEncoder();
@@ -14,7 +15,7 @@ export function archiveTileEncoding(gameId: string, t: ArchiveTile): string {
   return `mosaic-tile-v1|${gameId}|${t.id}|${t.x0},${t.y0},${t.w},${t.h}|${rects}|${t.solution}|${t.givens}`;
 }
 
-export async function checkTileHashes(archive: Archive, saved: Map<number, string> | undefined, progress?: Progress): Promise<string> {
+export async function checkTileHashes(archive: AuditedArchive, saved: Map<number, string> | undefined, progress?: Progress): Promise<string> {
   const raw = hexToBytes(archive.day_key);
   const keyBytes = new Uint8Array(raw.byteLength);
   keyBytes.set(raw);

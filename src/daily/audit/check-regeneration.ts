@@ -7,7 +7,8 @@ import { createFieldGenerator, createRingGenerator } from "../../engine";
 import { tileStrings } from "../../engine/field-digest";
 import type { Field, Tile } from "../../engine/types";
 import { archiveField } from "./archive-field";
-import { engineParams, type Archive, type ArchiveTile } from "../archive/format";
+import { engineParams, type ArchiveTile } from "../archive/format";
+import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch, shown, type Progress } from "./mismatch";
 
 /** Something that advances in bounded steps (the engine's generators). */
@@ -31,8 +32,8 @@ export interface RegenerationPart {
  * ids continuing, and the last ring ends at the archive's last tile. Throws on a log that breaks
  * this (a ring skipped, repeated or out of place).
  */
-export function regenerationPlan(archive: Archive): RegenerationPart[] {
-  const grows = archive.events.filter((e) => e.type === "grow");
+export function regenerationPlan(archive: AuditedArchive): RegenerationPart[] {
+  const grows = growEvents(archive.events);
   const parts: RegenerationPart[] = [];
   let first = 0;
   let count = grows.length > 0 ? (grows[0].first_tile as number) : archive.tiles.length;
@@ -60,7 +61,7 @@ export function regenerationPlan(archive: Archive): RegenerationPart[] {
  * own tiles before it: when every piece matches, induction from the initial field makes the whole
  * archive the true field, and the pieces can run in parallel (the command line does).
  */
-export async function checkRegenerationPart(archive: Archive, part: RegenerationPart, progress?: (done: number, total: number) => void): Promise<void> {
+export async function checkRegenerationPart(archive: AuditedArchive, part: RegenerationPart, progress?: (done: number, total: number) => void): Promise<void> {
   const params = engineParams(archive.params, archive.day_seed);
   const run = async (gen: Stepper): Promise<void> => {
     while (!(await gen.step())) {
@@ -96,7 +97,7 @@ export function regenerationSummary(parts: readonly RegenerationPart[]): string 
 }
 
 /** Check 2 in one thread: every piece in order, stopping at the first mismatch. */
-export async function checkRegeneration(archive: Archive, progress?: Progress): Promise<string> {
+export async function checkRegeneration(archive: AuditedArchive, progress?: Progress): Promise<string> {
   const parts = regenerationPlan(archive);
   const total = parts.length * 100;
   for (let i = 0; i < parts.length; i++) {
@@ -107,7 +108,7 @@ export async function checkRegeneration(archive: Archive, progress?: Progress): 
 }
 
 /** Tiles `first … first+count-1` of the regenerated field against the archive's. */
-function compareTiles(archive: Archive, field: Field, first: number, count: number, expected: number, what: string): void {
+function compareTiles(archive: AuditedArchive, field: Field, first: number, count: number, expected: number, what: string): void {
   for (let k = 0; k < Math.min(count, expected); k++) compareTile(archive.tiles[first + k], field.tiles[first + k], field.solution);
   if (count !== expected) {
     throw mismatch(`${what}: the archive has ${expected} tiles, regeneration gives ${count}`, { tile: first + Math.min(count, expected), field: "tiles" });

@@ -23,11 +23,12 @@ import { Referee } from "../../referee";
 import type { Field } from "../../engine/types";
 import { applyLogged, type LoggedInput } from "../../referee/logged-input";
 import type { RefereeEvent } from "../../referee/types";
-import { archiveHealth, archiveScores, type Archive, type ArchiveEvent } from "../archive/format";
+import { archiveHealth, archiveScores, type ArchiveEvent } from "../archive/format";
+import type { AuditedArchive } from "./event-log";
 import { archiveField } from "./archive-field";
 import { mismatch, shown, type Progress } from "./mismatch";
 
-export async function checkReplay(archive: Archive, progress?: Progress): Promise<string> {
+export async function checkReplay(archive: AuditedArchive, progress?: Progress): Promise<string> {
   const { field, initialTiles } = archiveField(archive);
   const referee = new Referee({
     gameId: archive.game_id,
@@ -38,7 +39,7 @@ export async function checkReplay(archive: Archive, progress?: Progress): Promis
   const events = archive.events;
   const started = Date.now();
   for (let i = 0; i < events.length; i++) {
-    const archived = events[i];
+    const archived = events.at(i)!;
     const replayed = replayOne(referee, archived, field);
     compareEvent(archived, replayed);
     if ((i & 255) === 255) {

@@ -2,7 +2,8 @@
  * Reading an archive: gzip or plain bytes → a structurally checked `Archive`. Web APIs only
  * (DecompressionStream, TextDecoder), so the same code runs in Node and in a browser.
  */
-import { ARCHIVE_FORMAT, HEADER_KEYS, type Archive } from "../archive/format";
+import { ARCHIVE_FORMAT, HEADER_KEYS, type Archive, type ArchiveEvent } from "../archive/format";
+import { TextEventLog, type AuditedArchive } from "./event-log";
 
 /** Thrown when the bytes are not a readable mosaic-archive-v1 document. */
 export class ArchiveFormatError extends Error {
@@ -25,7 +26,7 @@ export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /** The archive in `bytes` (gzip-compressed or not), parsed and checked for shape. */
-export async function readArchive(bytes: Uint8Array): Promise<Archive> {
+export async function readArchive(bytes: Uint8Array): Promise<AuditedArchive> {
   let raw = bytes;
   if (isGzip(bytes)) {
     try {
@@ -40,13 +41,46 @@ export async function readArchive(bytes: Uint8Array): Promise<Archive> {
   } catch {
     throw new ArchiveFormatError("the archive is not UTF-8 text");
   }
-  let doc: unknown;
+  return parseArchiveText(text);
+}
+
+/**
+ * The archive in a JSON text: every member parsed but the events, which stay text behind a
+ * `TextEventLog` (each is parsed and shape-checked once here, then again whenever a check asks).
+ */
+export function parseArchiveText(text: string): AuditedArchive {
+  let members: Map<string, [number, number]>;
+  let spans: Float64Array;
   try {
-    doc = JSON.parse(text);
+    ({ members, spans } = scanDocument(text));
   } catch (err) {
     throw new ArchiveFormatError(`the archive is not JSON (truncated?): ${err instanceof Error ? err.message : String(err)}`);
   }
-  return checkArchiveShape(doc);
+  const doc: Record<string, unknown> = {};
+  for (const [key, [start, end]] of members) {
+    if (key === "events") continue;
+    try {
+      doc[key] = JSON.parse(text.slice(start, end));
+    } catch (err) {
+      throw new ArchiveFormatError(`the archive is not JSON (truncated?): in ${key}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const eventsAt = members.get("events");
+  if (!eventsAt) throw new ArchiveFormatError("the archive is malformed: events is missing");
+  if (text.charCodeAt(eventsAt[0]) !== 91) throw new ArchiveFormatError("the archive is malformed: events is not a list");
+  const grows: ArchiveEvent[] = [];
+  for (let i = 0; i < spans.length / 2; i++) {
+    let e: unknown;
+    try {
+      e = JSON.parse(text.slice(spans[2 * i], spans[2 * i + 1]));
+    } catch (err) {
+      throw new ArchiveFormatError(`the archive is not JSON: events[${i}]: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    checkEventShape(e, i);
+    if ((e as ArchiveEvent).type === "grow") grows.push(e as ArchiveEvent);
+  }
+  const checked = checkArchiveShape({ ...doc, events: [] });
+  return { ...checked, events: new TextEventLog(text, spans, grows) };
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -89,22 +123,148 @@ export function checkArchiveShape(doc: unknown): Archive {
   });
 
   if (!Array.isArray(doc.events)) return fail("events", "is not a list");
-  doc.events.forEach((e: unknown, i: number) => {
-    const at = `events[${i}]`;
-    if (!isRecord(e)) return fail(at, "is not an object");
-    if (!isInt(e.rev)) fail(`${at}.rev`, "is not an integer");
-    if (typeof e.type !== "string") fail(`${at}.type`, "is not a string");
-    if (!isInt(e.at)) fail(`${at}.at`, "is not an integer");
-    if (typeof e.prev !== "string") fail(`${at}.prev`, "is not a string");
-    if (typeof e.hash !== "string") fail(`${at}.hash`, "is not a string");
-    return undefined;
-  });
+  doc.events.forEach((e: unknown, i: number) => checkEventShape(e, i));
 
   const head = doc.log_head;
   if (!isRecord(head) || typeof head.hash !== "string" || !isInt(head.rev)) fail("log_head", "is not {hash, rev}");
   if (!Array.isArray(doc.scores)) fail("scores", "is not a list");
   if (!Array.isArray(doc.health)) fail("health", "is not a list");
   return doc as unknown as Archive;
+}
+
+/** An event has the fields every check relies on: `rev, type, at, prev, hash`. */
+function checkEventShape(e: unknown, i: number): void {
+  const at = `events[${i}]`;
+  const fail = (path: string, what: string): never => {
+    throw new ArchiveFormatError(`the archive is malformed: ${path} ${what}`);
+  };
+  if (!isRecord(e)) return fail(at, "is not an object");
+  if (!isInt(e.rev)) fail(`${at}.rev`, "is not an integer");
+  if (typeof e.type !== "string") fail(`${at}.type`, "is not a string");
+  if (!isInt(e.at)) fail(`${at}.at`, "is not an integer");
+  if (typeof e.prev !== "string") fail(`${at}.prev`, "is not a string");
+  if (typeof e.hash !== "string") fail(`${at}.hash`, "is not a string");
+}
+
+// ---- a scanner for the document's top level and the events' boundaries ----------------------
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const COLON = 58;
+
+/**
+ * Where each top-level member's value lies in the text, and where each element of `events` lies.
+ * Only the structure is scanned (strings, nesting, separators); the values themselves are checked
+ * by JSON.parse when they are parsed. Throws on a structure that is not one JSON object.
+ */
+function scanDocument(text: string): { members: Map<string, [number, number]>; spans: Float64Array } {
+  let pos = 0;
+  const n = text.length;
+  const ws = (): void => {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      pos++;
+    }
+  };
+  const expect = (code: number, what: string): void => {
+    ws();
+    if (text.charCodeAt(pos) !== code) throw new Error(`expected ${what} at offset ${pos}`);
+    pos++;
+  };
+  const skipString = (): void => {
+    pos++; // the opening quote
+    for (;;) {
+      if (pos >= n) throw new Error("unterminated string");
+      const c = text.charCodeAt(pos++);
+      if (c === QUOTE) return;
+      if (c === BACKSLASH) pos++;
+    }
+  };
+  const skipValue = (): void => {
+    ws();
+    if (pos >= n) throw new Error("unexpected end of the text");
+    const first = text.charCodeAt(pos);
+    if (first === QUOTE) return skipString();
+    if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+      while (pos < n) {
+        const c = text.charCodeAt(pos);
+        if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 32 || c === 10 || c === 13 || c === 9) break;
+        pos++;
+      }
+      return;
+    }
+    let depth = 0;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === QUOTE) {
+        skipString();
+        continue;
+      }
+      pos++;
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        if (--depth === 0) return;
+      }
+    }
+    throw new Error("unexpected end of the text");
+  };
+
+  const members = new Map<string, [number, number]>();
+  let spans: number[] = [];
+  expect(OPEN_BRACE, "{");
+  ws();
+  if (text.charCodeAt(pos) === CLOSE_BRACE) pos++;
+  else {
+    for (;;) {
+      ws();
+      if (text.charCodeAt(pos) !== QUOTE) throw new Error(`expected a member name at offset ${pos}`);
+      const keyStart = pos;
+      skipString();
+      const key = JSON.parse(text.slice(keyStart, pos)) as string;
+      expect(COLON, ":");
+      ws();
+      const start = pos;
+      if (key === "events" && text.charCodeAt(pos) === OPEN_BRACKET) {
+        spans = [];
+        pos++;
+        ws();
+        if (text.charCodeAt(pos) === CLOSE_BRACKET) pos++;
+        else {
+          for (;;) {
+            ws();
+            const s0 = pos;
+            skipValue();
+            spans.push(s0, pos);
+            ws();
+            const c = text.charCodeAt(pos++);
+            if (c === CLOSE_BRACKET) break;
+            if (c !== COMMA) throw new Error(`expected , or ] in events at offset ${pos - 1}`);
+          }
+        }
+      } else skipValue();
+      members.set(key, [start, pos]);
+      ws();
+      const c = text.charCodeAt(pos++);
+      if (c === CLOSE_BRACE) break;
+      if (c !== COMMA) throw new Error(`expected , or } at offset ${pos - 1}`);
+    }
+  }
+  ws();
+  if (pos < n) throw new Error(`text after the document at offset ${pos}`);
+  return { members, spans: Float64Array.from(spans) };
+}
+
+/** The archive with its events as a plain array (tests, small archives, a page that wants them all). */
+export function materialize(archive: AuditedArchive): Archive {
+  const events: ArchiveEvent[] = [];
+  for (let i = 0; i < archive.events.length; i++) events.push(archive.events.at(i)!);
+  return { ...archive, events };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
