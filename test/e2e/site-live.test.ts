@@ -1,0 +1,189 @@
+// The live spectator in headless Chromium against wrangler dev: scripted agents play a field
+// through /mcp with real tokens while the page watches. The page's model (the shared reducer)
+// must equal the API's snapshot after live batches and after a dropped socket.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
+import { callToolStructured } from "./harness/mcp-clients";
+import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function apiSnapshot(gameId: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}/api/games/${gameId}/snapshot`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function pageRevision(page: Page): Promise<number> {
+  return page.evaluate(() => (window.mosaic!.revision as () => number)());
+}
+
+async function waitForRevision(page: Page, rev: number): Promise<void> {
+  await page.waitForFunction((r) => (window.mosaic?.revision as (() => number) | undefined)?.() === r, rev, { timeout: 30_000 });
+}
+
+/** The page's model, serialised as the server serialises its own. */
+async function pageSnapshot(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(() => JSON.parse(JSON.stringify((window.mosaic!.snapshot as () => unknown)())) as Record<string, unknown>);
+}
+
+describe("the live field", () => {
+  let team: McpTeam;
+  let gameId: string;
+  let w: WatchedPage;
+  let field: Awaited<ReturnType<typeof startPlaying>>["field"];
+
+  beforeAll(async () => {
+    const host = await newPlayer(baseUrl);
+    const started = await startPlaying(host.client, { kind: "scatter", G: 60 });
+    gameId = started.gameId;
+    field = started.field;
+    team = new McpTeam(baseUrl, gameId, started.field);
+    await team.add(host);
+    w = await openPage(browser, baseUrl, `/?game=${gameId}`);
+    await waitForRevision(w.page, team.revision);
+  });
+  afterAll(async () => {
+    await w?.context.close();
+    await team?.close();
+  });
+
+  it("loads with no console errors and no request leaving the origin", async () => {
+    expect(w.errors).toEqual([]);
+    expect(w.foreignRequests).toEqual([]);
+    await expect.poll(() => w.page.locator("#status").innerText()).toMatch(/rev \d+/);
+  });
+
+  it("follows the agents' play without a reload, and its state equals the API's", async () => {
+    const navigations: string[] = [];
+    w.page.on("framenavigated", (f) => navigations.push(f.url()));
+    await team.pass();
+    await team.pass();
+    await waitForRevision(w.page, team.revision);
+    expect(navigations).toEqual([]);
+    expect(await pageSnapshot(w.page)).toEqual(await apiSnapshot(gameId));
+    // The canvas shows the solved tiles in their solver's colour.
+    const solvedDrawn = await w.page.evaluate(() => [...window.mosaic!.scene!.tiles.values()].filter((t) => t.status === "solved").length);
+    expect(solvedDrawn).toBeGreaterThan(0);
+  });
+
+  it("reconnects after its socket drops and catches up with nothing missing", async () => {
+    const { page } = w;
+    await page.evaluate(() => (window.mosaic!.dropSocket as () => void)());
+    await team.pass();
+    await team.pass();
+    await waitForRevision(page, team.revision);
+    expect(await page.evaluate(() => (window.mosaic!.connected as () => boolean)())).toBe(true);
+    expect(await pageSnapshot(page)).toEqual(await apiSnapshot(gameId));
+    expect(w.errors).toEqual([]);
+  });
+
+  it("shows an intent as text and runs none of it", async () => {
+    const { page } = w;
+    const seat = team.seats[0];
+    const o = await team.observe(seat);
+    const status = new Map(o.tiles.map((t) => [t.id, t.status]));
+    const hostile = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+    const tileId = o.frontier[0];
+    expect(tileId).toBeDefined();
+    if (status.get(tileId) !== "revealed") {
+      const r = await callToolStructured<{ revision: number }>(seat.player.client, "reveal", { game_id: gameId, agent: seat.agent, expected_revision: team.revision, tile: tileId, intent: hostile });
+      team.revision = r.revision;
+    } else {
+      const tile = field.tiles[tileId];
+      const cell = tile.cellIds.find((c) => !tile.givens.includes(c))!;
+      const r = await callToolStructured<{ revision: number }>(seat.player.client, "commit", { game_id: gameId, agent: seat.agent, expected_revision: team.revision, cells: [[cell, field.solution[cell]]], intent: hostile });
+      team.revision = r.revision;
+    }
+    await waitForRevision(page, team.revision);
+    const intents = await page.locator(".log-list .intent").allTextContents();
+    expect(intents).toContain(hostile);
+    expect(await page.locator(".log-list img, .log-list script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(w.dialogs).toEqual([]);
+  });
+
+  it("shows the leaderboard the API serves, one row per machine, sortable", async () => {
+    const { page } = w;
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
+    const res = await fetch(`${baseUrl}/api/games/${gameId}/leaderboard`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { rows?: Array<{ machine: string; reward: number; tiles: number }> } | Array<{ machine: string; reward: number; tiles: number }>;
+    const rows = Array.isArray(body) ? body : body.rows!;
+    await waitForRevision(page, team.revision);
+    await expect.poll(() => page.locator("table.leaderboard tbody tr").count()).toBe(rows.length);
+    for (const row of rows) {
+      const tr = page.locator(`table.leaderboard tbody tr[data-row="${row.machine}"]`);
+      const cells = await tr.locator("td").allTextContents();
+      expect(cells[2].replace(/,/g, "")).toBe(String(row.reward));
+      expect(cells[3]).toBe(String(row.tiles));
+    }
+    // Sorting by a column reverses on the second click.
+    const header = page.locator("table.leaderboard th[data-key=reward]");
+    await header.locator("button").click();
+    expect(await header.getAttribute("aria-sort")).toBe("ascending");
+    await screenshot(page, "live-leaderboard-desktop");
+  });
+
+  it("lays out on a phone", async () => {
+    const phone = await openPage(browser, baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
+    await waitForRevision(phone.page, team.revision);
+    await phone.page.waitForTimeout(300);
+    const canvas = await phone.page.locator("canvas#field").boundingBox();
+    expect(canvas!.width).toBeGreaterThanOrEqual(PHONE.width - 2);
+    for (const b of await phone.page.locator(".zoom button").all()) {
+      const box = await b.boundingBox();
+      expect(Math.min(box!.width, box!.height)).toBeGreaterThanOrEqual(24);
+    }
+    await screenshot(phone.page, "live-phone");
+    await screenshot(w.page, "live-desktop");
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+  });
+});
+
+describe("fog", () => {
+  it("draws only what the agents have reached", async () => {
+    const host = await newPlayer(baseUrl);
+    const started = await startPlaying(host.client, { kind: "scatter", G: 60, rules: { fog: true } });
+    const team = new McpTeam(baseUrl, started.gameId, started.field);
+    await team.add(host);
+    const w = await openPage(browser, baseUrl, `/?game=${started.gameId}`);
+    try {
+      await waitForRevision(w.page, team.revision);
+      const drawn = await w.page.evaluate(() => [...window.mosaic!.scene!.tiles.keys()].sort((a, b) => a - b));
+      const api = await apiSnapshot(started.gameId);
+      expect(api.fog).toBe(true);
+      expect(drawn.length).toBeGreaterThan(0);
+      expect(drawn.length).toBeLessThan(started.field.tiles.length);
+      // Exactly the reached tiles: the seed (not yet revealed) is all a single agent has reached.
+      const seed = (await pageSnapshot(w.page)).agents as Array<{ seed: number }>;
+      expect(drawn).toEqual([seed[0].seed]);
+      // Unreached cells are left empty on the canvas.
+      const far = await w.page.evaluate(() => {
+        const s = window.mosaic!.scene!;
+        const px = new Uint32Array(s.image.data.buffer);
+        let painted = 0;
+        for (let c = 0; c < px.length; c++) if (px[c] !== 0 && s.cellTile[c] < 0) painted++;
+        return painted;
+      });
+      expect(far).toBe(0);
+      await team.pass();
+      await waitForRevision(w.page, team.revision);
+      expect(await pageSnapshot(w.page)).toEqual(await apiSnapshot(started.gameId));
+      expect(w.errors).toEqual([]);
+    } finally {
+      await w.context.close();
+      await team.close();
+    }
+  });
+});
