@@ -88,13 +88,13 @@ async function postJson(url: URL, body: unknown, timeoutMs: number): Promise<{ s
   return { status: res.status, json };
 }
 
-/** Signed key requests are single-use per (key, ts): never sign two in the same second. */
-let lastTs = 0;
+/** Signed key requests are single-use per (key, ts): never sign two for one key in the same second. */
+const lastTs = new Map<string, number>();
 
 /** POST /api/keys/auth: a new bearer token for the machine (replaces its previous one). */
 export async function mintToken(identity: MachineIdentity, server: URL, timeoutMs = 15_000): Promise<string> {
-  const ts = Math.max(Math.floor(Date.now() / 1000), lastTs + 1);
-  lastTs = ts;
+  const ts = Math.max(Math.floor(Date.now() / 1000), (lastTs.get(identity.publicKey) ?? 0) + 1);
+  lastTs.set(identity.publicKey, ts);
   const sig = sign(null, Buffer.from(`mosaic-key-auth:${server.host}:${ts}`, "utf8"), identity.key).toString("base64url");
   const { status, json } = await postJson(new URL("/api/keys/auth", server), { publicKey: identity.publicKey, ts, sig }, timeoutMs);
   const token = json.token;
