@@ -1,4 +1,4 @@
-import { SOLVED, REVEALED, type SpectatorModel, type PublicEvent, type TileGeometry } from "../../spectator";
+import { decodeGaps, SOLVED, REVEALED, unpackCells, unpackTiles, type SpectatorModel, type PublicEvent, type SpectatorSnapshot, type TileGeometry } from "../../spectator";
 import { FieldScene, type SceneTile, type TileStatus } from "./scene";
 
 const STATUS: TileStatus[] = ["hidden", "revealed", "solved"];
@@ -7,20 +7,7 @@ const STATUS: TileStatus[] = ["hidden", "revealed", "solved"];
 export function sceneTile(model: SpectatorModel, geometry: TileGeometry): SceneTile {
   const status = model.tileStatus[geometry.id];
   const solver = model.solver[geometry.id];
-  let cells = 0;
-  for (const r of geometry.rects) cells += r[2] * r[3];
-  return {
-    id: geometry.id,
-    x0: geometry.x0,
-    y0: geometry.y0,
-    w: geometry.w,
-    h: geometry.h,
-    rects: geometry.rects,
-    cells: overlapFree(geometry) ? cells : countCells(geometry),
-    m: geometry.m,
-    status: STATUS[status] ?? "hidden",
-    agent: status === SOLVED && solver >= 0 ? model.agents[solver].id : null,
-  };
+  return sceneTileOf(geometry, STATUS[status] ?? "hidden", status === SOLVED && solver >= 0 ? model.agents[solver].id : null);
 }
 
 function overlapFree(t: TileGeometry): boolean {
@@ -33,6 +20,47 @@ function countCells(t: TileGeometry): number {
   let n = 0;
   for (const b of mask) n += b;
   return n;
+}
+
+/**
+ * A scene straight from a snapshot's columns (docs/spectator.md), before any model exists: the
+ * first paint of a large field need not wait for the reducer's indexes. It decodes the format and
+ * applies no event; the model built next is the state the page keeps.
+ */
+export function sceneFromSnapshot(snapshot: SpectatorSnapshot): FieldScene {
+  const scene = new FieldScene(snapshot.G);
+  const size = snapshot.G * snapshot.G;
+  const rejected = new Uint8Array(size);
+  for (const c of decodeGaps(snapshot.rejected.wrong)) rejected[c] = 1;
+  for (const c of decodeGaps(snapshot.rejected.guess)) rejected[c] = 1;
+  scene.loadCells(unpackCells(snapshot.known, size), rejected);
+  const geometry = unpackTiles(snapshot.tiles);
+  const byRank: SceneTile[][] = [[], [], []];
+  geometry.forEach((g, i) => {
+    const rank = "hrs".indexOf(snapshot.tiles.status[i]);
+    const solver = snapshot.tiles.solver[i];
+    const tile = sceneTileOf(g, STATUS[rank] ?? "hidden", rank === SOLVED && solver >= 0 ? (snapshot.agents[solver]?.id ?? null) : null);
+    byRank[Math.max(0, rank)].push(tile);
+  });
+  scene.bulkLoad(byRank.flat());
+  return scene;
+}
+
+function sceneTileOf(geometry: TileGeometry, status: TileStatus, agent: string | null): SceneTile {
+  let cells = 0;
+  for (const r of geometry.rects) cells += r[2] * r[3];
+  return {
+    id: geometry.id,
+    x0: geometry.x0,
+    y0: geometry.y0,
+    w: geometry.w,
+    h: geometry.h,
+    rects: geometry.rects,
+    cells: overlapFree(geometry) ? cells : countCells(geometry),
+    m: geometry.m,
+    status,
+    agent,
+  };
 }
 
 /** A scene holding everything the model lets this spectator see. */

@@ -4,7 +4,7 @@ import { pageHandle } from "../debug";
 import { formatInt, throttle } from "../dom";
 import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
-import { sceneFromModel, syncEvent, syncTiles } from "../field/model-scene";
+import { sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
 import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
@@ -14,6 +14,11 @@ import { createShell, shortLabel, type Shell } from "../shell";
 import { LiveFeed } from "./feed";
 import { HashBook } from "./hashes";
 import { markersFor, reachedBox } from "./markers";
+
+/** Resolves after the next frame was drawn (so the first paint is not held up by later work). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 
 /** How many past events the log shows when the page opens. */
 const LOG_BACKFILL = 200;
@@ -134,20 +139,23 @@ class LiveView {
     const t0 = this.snapshotArrivedAt;
     const snapshot = JSON.parse(text) as SpectatorSnapshot;
     const t1 = performance.now();
+    // Paint first, straight from the snapshot; the model (the reducer's state) is built right after.
+    const scene = sceneFromSnapshot(snapshot);
+    pageHandle().scene = scene;
+    const t2 = performance.now();
+    this.shell.view.setScene(scene, { keepCamera: !first });
+    if (first && snapshot.fog) {
+      // Under fog only the reached part is drawn: frame it rather than the whole canvas.
+      const box = reachedBox(scene);
+      if (box) this.shell.view.fit(box);
+    }
+    const t3 = performance.now();
+    await nextFrame();
+    const t4 = performance.now();
     const model = SpectatorModel.fromSnapshot(snapshot);
     this.model = model;
     this.frontier.forget();
-    const t2 = performance.now();
-    const scene = sceneFromModel(model);
-    pageHandle().scene = scene;
-    const t3 = performance.now();
-    this.shell.view.setScene(scene, { keepCamera: !first });
-    this.timings = { parse: t1 - t0, model: t2 - t1, scene: t3 - t2, upload: performance.now() - t3 };
-    if (first) {
-      // Under fog only the reached part is drawn: frame it rather than the whole canvas.
-      const box = model.fog ? reachedBox(scene) : null;
-      if (box) this.shell.view.fit(box);
-    }
+    this.timings = { parse: t1 - t0, scene: t2 - t1, upload: t3 - t2, model: performance.now() - t4 };
     this.shell.setTitle(this.gameId, `G=${model.G}${model.fog ? " · fog" : ""}`);
     this.shell.setHead(model.head);
     this.renderPanels();

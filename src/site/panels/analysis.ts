@@ -30,11 +30,12 @@ function sortValue(v: Cell): string | number | null {
   return null;
 }
 
-function render(v: Cell): string | Node {
+function render(v: Cell, share: boolean): string | Node {
   const ci = interval(v);
+  const f = share ? (n: number) => `${(n * 100).toFixed(1)} %` : fmt;
   if (ci) {
-    if (ci.lo === ci.hi) return fmt(ci.value);
-    return el("span", {}, fmt(ci.value), el("span", { class: "ci", text: ` [${fmt(ci.lo)}–${fmt(ci.hi)}]` }));
+    if (ci.lo === ci.hi) return f(ci.value);
+    return el("span", {}, f(ci.value), el("span", { class: "ci", text: ` [${f(ci.lo)}–${f(ci.hi)}]` }));
   }
   if (typeof v === "number") return fmt(v);
   if (typeof v === "string") return v;
@@ -44,6 +45,7 @@ function render(v: Cell): string | Node {
 
 const LABELS: Record<string, string> = {
   key: "Group",
+  tag: "Tag",
   value: "Value",
   group: "Group",
   machines: "Machines",
@@ -54,6 +56,15 @@ const LABELS: Record<string, string> = {
   wrong: "Wrong /100 reward",
   guesses: "Guesses /100 reward",
   propagation_share: "Propagation share",
+  forced_share: "Forced share",
+  reward_per_agent: "Reward / agent",
+  calls_total: "Calls",
+  bytes_total: "Bytes",
+  wrong_cells: "Wrong cells",
+  guess_cells: "Guesses",
+  retractions: "Retractions",
+  tiles: "Tiles",
+  cells: "Cells",
 };
 
 /**
@@ -99,7 +110,7 @@ export class AnalysisPanel {
         key: k,
         label: LABELS[k] ?? k.replace(/_/g, " "),
         value: (r) => sortValue(r[k]),
-        render: (r) => render(r[k]),
+        render: (r) => render(r[k], k.endsWith("_share")),
         numeric: rows.some((r) => typeof r[k] === "number" || interval(r[k]) !== null),
       }));
       const table = new SortableTable(columns, { caption: `Analysis by ${name}`, sortKey: keys.includes("reward") ? "reward" : keys[0] });
