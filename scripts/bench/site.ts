@@ -106,8 +106,10 @@ async function measure(browser: Browser, baseUrl: string, f: Prepared): Promise<
       await page.evaluate(() => window.mosaic!.view!.firstPaintAt - (window.mosaic!.live as { snapshotArrivedAt: number }).snapshotArrivedAt),
     );
   }
+  // Frames are timed once the page is idle: the model is built and the overlays computed.
+  await page.waitForFunction(() => (window.mosaic!.live as { timings: Record<string, number> }).timings.model !== undefined, undefined, { timeout: 120_000 });
   figures.timings = await page.evaluate(() => (window.mosaic!.live as { timings: Record<string, number> }).timings);
-  await page.waitForTimeout(500);
+  await page.waitForTimeout(3000);
   // Each phase moves the camera once per animation frame and records the page's draw times.
   const phases: Array<[string, string]> = [
     ["pan, whole field", "fit"],
