@@ -129,6 +129,10 @@ export class FieldObject extends DurableObject<Env> {
     return this.live.leaderboard(ifNoneMatch);
   }
 
+  async analysis(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
+    return this.live.analysis(ifNoneMatch);
+  }
+
   /** Tool calls and bytes served per machine, batched by the MCP layer. */
   async recordUsage(rows: UsageRow[]): Promise<void> {
     this.live.recordUsage(rows);

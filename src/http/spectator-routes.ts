@@ -28,6 +28,12 @@ export function spectatorRoutes(): Hono<{ Bindings: Env }> {
     return answer(c, await stub.leaderboard(c.req.header("If-None-Match") ?? null));
   });
 
+  app.get("/api/games/:id/analysis", async (c) => {
+    const stub = await fieldOf(c);
+    if (stub instanceof Response) return stub;
+    return answer(c, await stub.analysis(c.req.header("If-None-Match") ?? null));
+  });
+
   app.get("/api/games/:id/live", async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
       return c.json({ error: { code: "bad_input", message: "the live feed is a WebSocket: connect with Upgrade: websocket" } }, 426);

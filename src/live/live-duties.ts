@@ -1,5 +1,6 @@
 import type { ChainedEvent, FieldContext } from "../game/field-context";
 import { leaderboard, type LeaderboardRow } from "../spectator";
+import { AnalysisDuty } from "./analysis-duty";
 import { DisplayNames } from "./display-names";
 import { LiveFeed } from "./live-feed";
 import { LiveStore, type UsageRow } from "./live-store";
@@ -24,6 +25,7 @@ export class LiveDuties {
   readonly state: SpectatorState;
   readonly feed: LiveFeed;
   private readonly names: DisplayNames;
+  private readonly analysisDuty: AnalysisDuty;
   /** The newest snapshot text and the revision and names it was built at. */
   private snapshotCache: { key: string; body: string } | null = null;
 
@@ -32,6 +34,7 @@ export class LiveDuties {
     this.state = new SpectatorState(f, this.store);
     this.feed = new LiveFeed(f, this.state, this.store);
     this.names = new DisplayNames(f.env);
+    this.analysisDuty = new AnalysisDuty(f, this.store);
   }
 
   /** The commit hook: the model follows the event, the feed queues it with the tiles it revealed. */
@@ -64,6 +67,16 @@ export class LiveDuties {
     const rows: LeaderboardRow[] = leaderboard(model);
     const body = JSON.stringify({ game_id: model.gameId, revision: model.revision, log_head: model.head, status: model.status, rows });
     const etag = `W/"l${model.revision}-${hashText(body)}"`;
+    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    return { status: 200, body, etag };
+  }
+
+  /** `GET /api/games/:id/analysis`: SPEC §11's groups with efficiency columns and intervals. */
+  async analysis(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
+    const gate = this.gate();
+    if (gate) return gate;
+    const body = await this.analysisDuty.document(this.state.current()!);
+    const etag = `W/"a${hashText(body)}"`;
     if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
     return { status: 200, body, etag };
   }

@@ -7,6 +7,8 @@
  *   parts of at most 1 MiB, at revision `rev`; replaced as a whole.
  * - `live_meta`           key → JSON value: `sent_rev` (the feed's broadcast position).
  * - `machine_usage`       machine → tool calls answered and bytes served on this field.
+ * - `live_blobs`          named byte arrays with a JSON header (the field's optimum per cell),
+ *   in parts of at most 1 MiB.
  */
 const PART_BYTES = 1 << 20;
 
@@ -26,6 +28,7 @@ export class LiveStore {
     this.sql.exec("CREATE TABLE IF NOT EXISTS spectator_checkpoint (part INTEGER PRIMARY KEY, parts INTEGER NOT NULL, rev INTEGER NOT NULL, data BLOB NOT NULL)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS machine_usage (machine TEXT PRIMARY KEY, calls INTEGER NOT NULL, bytes INTEGER NOT NULL)");
+    this.sql.exec("CREATE TABLE IF NOT EXISTS live_blobs (name TEXT NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, meta TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (name, part))");
     this.migrated = true;
   }
 
@@ -58,6 +61,28 @@ export class LiveStore {
       at += r.data.byteLength;
     }
     return { rev: rows[0].rev, json: new TextDecoder().decode(bytes) };
+  }
+
+  saveBlob(name: string, meta: unknown, bytes: Uint8Array): void {
+    this.migrate();
+    const parts = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
+    this.sql.exec("DELETE FROM live_blobs WHERE name = ?", name);
+    for (let p = 0; p < parts; p++) {
+      this.sql.exec("INSERT INTO live_blobs (name, part, parts, meta, data) VALUES (?, ?, ?, ?, ?)", name, p, parts, JSON.stringify(meta), bytes.subarray(p * PART_BYTES, (p + 1) * PART_BYTES));
+    }
+  }
+
+  loadBlob<T>(name: string): { meta: T; bytes: Uint8Array } | null {
+    if (!this.hasTable("live_blobs")) return null;
+    const rows = this.sql.exec<{ part: number; parts: number; meta: string; data: ArrayBuffer }>("SELECT part, parts, meta, data FROM live_blobs WHERE name = ? ORDER BY part", name).toArray();
+    if (rows.length === 0 || rows.length !== rows[0].parts || rows.some((r, i) => r.part !== i)) return null;
+    const bytes = new Uint8Array(rows.reduce((n, r) => n + r.data.byteLength, 0));
+    let at = 0;
+    for (const r of rows) {
+      bytes.set(new Uint8Array(r.data), at);
+      at += r.data.byteLength;
+    }
+    return { meta: JSON.parse(rows[0].meta) as T, bytes };
   }
 
   getMeta<T>(key: string): T | undefined {

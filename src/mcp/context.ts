@@ -21,6 +21,8 @@ export interface ToolContext {
   harness: Harness;
   /** Work to finish after the answer is sent (logs, analysis); absent outside a Worker request. */
   waitUntil?: (p: Promise<unknown>) => void;
+  /** The machine this request's bearer token proved, once a tool resolved it (usage counting). */
+  provenMachine?: string;
 }
 
 const UNKNOWN: Harness = { name: "unknown", source: "unknown" };

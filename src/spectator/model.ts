@@ -633,12 +633,12 @@ export class SpectatorModel {
   /** Reach from the state: seeds, revealed and solved tiles, and their known neighbours. */
   private recomputeReached(): void {
     this.reached.fill(0);
-    for (let t = 0; t < this.tilesTotal; t++) {
-      if (this.isSeed[t]) this.reached[t] = 1;
-      if (this.tileStatus[t] === HIDDEN) continue;
-      this.reached[t] = 1;
-      for (const n of this.neighbours(t)) this.reached[n] = 1;
-    }
+    for (let t = 0; t < this.tilesTotal; t++) if (this.isSeed[t] || this.tileStatus[t] !== HIDDEN) this.reached[t] = 1;
+    // Neighbours meet only in shared cells: a shared cell of an open tile reaches every tile on it.
+    this.coverage.forEachShared((tiles) => {
+      if (!tiles.some((t) => t < this.tilesTotal && this.tileStatus[t] !== HIDDEN)) return;
+      for (const t of tiles) if (t < this.tilesTotal) this.reached[t] = 1;
+    });
   }
 
   /** An independent copy (replay checkpoints). */

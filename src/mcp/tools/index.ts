@@ -8,6 +8,7 @@ import { registerRetract } from "./retract";
 import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
 import { reportInvalidArguments } from "./invalid-arguments";
+import { meterTools } from "../../live/usage-meter";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered on a fresh server per request.
@@ -15,6 +16,8 @@ import { reportInvalidArguments } from "./invalid-arguments";
  */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   reportInvalidArguments(server);
+  // Calls and bytes per machine for the analysis (src/live/usage-meter.ts).
+  meterTools(server, ctx);
   registerListGames(server, ctx);
   registerStartMosaic(server, ctx);
   registerJoin(server, ctx);

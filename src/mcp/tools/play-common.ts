@@ -39,7 +39,10 @@ export async function writeAuth(
 ): Promise<{ ok: true; machineId?: string; agentSecret?: string } | { ok: false; result: CallToolResult }> {
   const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
   if (bearer && !bearer.ok) return { ok: false, result: toolError(bearer.code, bearer.message) };
-  if (bearer) return { ok: true, machineId: bearer.machineId };
+  if (bearer) {
+    ctx.provenMachine = bearer.machineId;
+    return { ok: true, machineId: bearer.machineId };
+  }
   if (agentSecret !== undefined) return { ok: true, agentSecret };
   return {
     ok: false,
@@ -87,6 +90,7 @@ export async function playWrite(
 /** The machine a read-only call comes from, when it carries a valid token (for the caller's health). */
 export async function readerMachine(ctx: ToolContext): Promise<string | undefined> {
   const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
+  if (bearer?.ok) ctx.provenMachine = bearer.machineId;
   return bearer?.ok ? bearer.machineId : undefined;
 }
 

@@ -77,6 +77,14 @@ function expectSameState(model: SpectatorModel, ref: Referee, day: PlayedDay, op
   expect({ reward: model.totalReward, solved: model.solvedCount }).toEqual(ref.totals());
   if (opts.frontiers !== false) for (const a of agentIds) expect(model.frontierOf(a), `frontier of ${a}`).toEqual(ref.frontier(a));
 
+  // Each machine's counters are the sums of its sessions' own.
+  for (const m of model.machines) {
+    const mine = model.agents.filter((a) => a.machine === m.index);
+    for (const k of ["reward", "solved", "accepted", "forced", "guesses", "wrong", "rejected_guesses", "retractions"] as const) {
+      expect(mine.reduce((n, a) => n + a[k], 0), `${m.id} ${k}`).toBe(m[k]);
+    }
+  }
+
   // The leaderboard's counters are the referee's own machine rows.
   const rows = new Map(leaderboard(model).map((r) => [r.machine, r]));
   const machines = ref.machines();

@@ -1,0 +1,87 @@
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { Env } from "../env";
+import type { ToolContext } from "../mcp/context";
+import type { UsageRow } from "./live-store";
+
+/**
+ * Tool calls and bytes served per machine and field, for the analysis (SPEC §11 efficiency
+ * columns). Counted where calls are answered, in the Worker isolate, and sent to the field's
+ * object in batches — one RPC per field per second at most, after the answers have left — so no
+ * call waits for the counting or costs a round trip of its own.
+ *
+ * Whose call it is: the machine the request proved by its bearer token (`ctx.provenMachine`,
+ * noted by the play tools when they resolve it); else, for a write that succeeded, the machine of
+ * the agent it named (the field checked the agent's secret); else, for a join that succeeded, the
+ * machine of the seated agent. Calls that prove no machine are not counted per machine, so nobody
+ * can inflate another machine's figures, and a field that does not exist is never sent anything.
+ */
+
+const FLUSH_AFTER_MS = 1000;
+const WRITE_TOOLS = new Set(["reveal", "commit", "retract"]);
+/** Refusals that say the field is not there (or not playable): nothing to count it against. */
+const NO_FIELD = new Set(["missing", "generating", "failed"]);
+const AGENT_RE = /^(m-[0-9a-f]{16})\//;
+
+const pending = new Map<string, Map<string, { calls: number; bytes: number }>>();
+const scheduled = new Set<string>();
+
+/** Wraps every tool registered on `server` from now on so that its answers are counted. */
+export function meterTools(server: McpServer, ctx: ToolContext): void {
+  const register = server.registerTool.bind(server) as (name: string, config: unknown, handler: ToolHandler) => unknown;
+  const metered = (name: string, config: unknown, handler: ToolHandler): unknown =>
+    register(name, config, async (args, extra) => {
+      const result = await handler(args, extra);
+      try {
+        count(ctx, name, args, result);
+      } catch (err) {
+        console.error("usage count failed", err);
+      }
+      return result;
+    });
+  (server as unknown as { registerTool: typeof metered }).registerTool = metered;
+}
+
+type ToolHandler = (args: Record<string, unknown>, extra: unknown) => Promise<CallToolResult>;
+
+function count(ctx: ToolContext, tool: string, args: Record<string, unknown>, result: CallToolResult): void {
+  const game = args?.game_id;
+  if (typeof game !== "string") return;
+  let machine: string | undefined = ctx.provenMachine;
+  if (result.isError) {
+    const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+    if (code !== undefined && NO_FIELD.has(code)) return;
+  } else if (!machine) {
+    if (WRITE_TOOLS.has(tool)) machine = machineOf(args.agent);
+    else if (tool === "join") machine = machineOf((result.structuredContent as { agent?: unknown } | undefined)?.agent);
+  }
+  if (!machine) return;
+  const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
+  let perGame = pending.get(game);
+  if (!perGame) pending.set(game, (perGame = new Map()));
+  const row = perGame.get(machine) ?? { calls: 0, bytes: 0 };
+  row.calls += 1;
+  row.bytes += bytes;
+  perGame.set(machine, row);
+  if (scheduled.has(game)) return;
+  scheduled.add(game);
+  const flushing = new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flush(ctx.env, game));
+  if (ctx.waitUntil) ctx.waitUntil(flushing);
+}
+
+function machineOf(agent: unknown): string | undefined {
+  return typeof agent === "string" ? AGENT_RE.exec(agent)?.[1] : undefined;
+}
+
+/** Sends a field's counted calls to its object (what arrives meanwhile waits for the next batch). */
+export async function flush(env: Env, game: string): Promise<void> {
+  scheduled.delete(game);
+  const perGame = pending.get(game);
+  pending.delete(game);
+  if (!perGame || perGame.size === 0) return;
+  const rows: UsageRow[] = [...perGame].map(([machine, r]) => ({ machine, calls: r.calls, bytes: r.bytes }));
+  try {
+    await env.FIELDS.getByName(game).recordUsage(rows);
+  } catch (err) {
+    console.error("usage flush failed", game, err);
+  }
+}
