@@ -33,9 +33,9 @@ export async function readLog(baseUrl: string, gameId: string): Promise<{ manife
   const manifest = await getJson<FieldManifest>(`${baseUrl}/api/games/${encodeURIComponent(gameId)}`);
   const events: LoggedEvent[] = [];
   for (;;) {
-    const from = events.length === 0 ? 0 : events[events.length - 1].rev;
+    const from = events.length === 0 ? 1 : events[events.length - 1].rev + 1;
     const page = await getJson<{ events: LoggedEvent[] }>(`${baseUrl}/api/games/${encodeURIComponent(gameId)}/events?from=${from}`);
-    const fresh = page.events.filter((e) => e.rev > from);
+    const fresh = page.events.filter((e) => e.rev >= from);
     if (fresh.length === 0) break;
     events.push(...fresh);
   }
@@ -75,68 +75,64 @@ function cellsOf(list: unknown): string {
   return JSON.stringify(((list as Array<{ id: number; v?: number }> | undefined) ?? []).map((c) => [c.id, c.v ?? null]));
 }
 
-/**
- * Compares a record of tool calls with the log. Every answered write that changed state is in the
- * log exactly once, at the revision its answer gave, by its agent, with the verdicts it answered;
- * every refused or no-op write is absent; a write whose answer was lost is there at most once.
- * With `complete` (the record holds every writer's calls) the log holds nothing else.
- */
-export function ledgerProblems(calls: TappedCall[], events: LoggedEvent[], options: { complete: boolean }): string[] {
-  const problems: string[] = [];
-  const byIntent = new Map<string, LoggedEvent[]>();
-  for (const e of events) {
-    if (e.intent === undefined) continue;
-    const list = byIntent.get(e.intent) ?? [];
-    list.push(e);
-    byIntent.set(e.intent, list);
-  }
-  for (const [intent, list] of byIntent) if (list.length > 1) problems.push(`intent ${JSON.stringify(intent)} logged ${list.length} times (revs ${list.map((e) => e.rev).join(", ")})`);
+/** The agent a write call named, or the agent a join answered. */
+function agentOf(call: TappedCall): string | undefined {
+  if (call.tool === "join") return call.outcome.kind === "answered" && typeof call.outcome.structured?.agent === "string" ? call.outcome.structured.agent : undefined;
+  return typeof call.args.agent === "string" ? call.args.agent : undefined;
+}
 
-  const sentIntents = new Set<string>();
-  const answeredRevs = new Map<number, string>();
-  const joinedAgents = new Set<string>();
+/**
+ * Compares a record of tool calls (every call of the agents in `agents`) with the log, write by
+ * write, by revision: every answered write that changed state is in the log at the revision its
+ * answer gave, by its agent, of its type, with the verdicts it answered; no revision was answered
+ * to two writes; and every event of those agents is such an answered write, or one of theirs whose
+ * answer was lost (so a refused write never shows up, and none is applied twice).
+ */
+export function ledgerProblems(calls: TappedCall[], events: LoggedEvent[], agents: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const byRev = new Map(events.map((e) => [e.rev, e]));
+  const explained = new Set<number>();
+  const lostWrites = new Map<string, number>();
   for (const call of calls) {
-    if (call.tool === "join") {
-      if (call.outcome.kind === "answered" && !call.outcome.isError) joinedAgents.add(String(call.outcome.structured?.agent));
+    if (!["join", "reveal", "commit", "retract"].includes(call.tool)) continue;
+    const what = `${call.caller} ${call.tool} ${JSON.stringify(call.args.intent ?? call.args.session ?? "")}`;
+    if (call.outcome.kind === "lost") {
+      const agent = typeof call.args.agent === "string" ? call.args.agent : `join:${call.caller}`;
+      lostWrites.set(agent, (lostWrites.get(agent) ?? 0) + 1);
       continue;
     }
-    if (!["reveal", "commit", "retract"].includes(call.tool)) continue;
-    const intent = typeof call.args.intent === "string" ? call.args.intent : undefined;
-    if (intent === undefined) continue;
-    sentIntents.add(intent);
-    const logged = byIntent.get(intent) ?? [];
-    const what = `${call.tool} ${JSON.stringify(intent)}`;
-    if (call.outcome.kind === "lost") continue; // applied or not: at most once, checked above
-    if (call.outcome.isError) {
-      if (logged.length > 0) problems.push(`${what} was refused (${call.outcome.errorCode}) but is logged at rev ${logged[0].rev}`);
-      continue;
-    }
+    if (call.outcome.isError) continue; // a refusal: it must not explain any event (checked below)
     const s = call.outcome.structured ?? {};
-    if (!changedState(call.tool, call.outcome)) {
-      if (logged.length > 0) problems.push(`${what} changed nothing by its answer but is logged at rev ${logged[0].rev}`);
-      continue;
-    }
-    const e = logged[0];
+    if (call.tool === "join" ? s.changed === false : !changedState(call.tool, call.outcome)) continue;
+    const agent = agentOf(call);
+    const e = typeof s.revision === "number" ? byRev.get(s.revision) : undefined;
     if (!e) {
-      problems.push(`${what} was answered at revision ${String(s.revision)} but is not in the log`);
+      if (call.tool !== "join" || s.changed === true) problems.push(`${what} was answered at revision ${String(s.revision)} but that revision is not in the log`);
       continue;
     }
-    if (e.rev !== s.revision) problems.push(`${what}: answered revision ${String(s.revision)}, logged at ${e.rev}`);
-    if (e.type !== call.tool || e.agent !== call.args.agent) problems.push(`${what}: logged as ${e.type} by ${e.agent}`);
-    if (call.tool === "commit" && cellsOf(e.accepted) !== cellsOf(s.accepted)) problems.push(`${what}: accepted cells differ between answer and log`);
-    const other = answeredRevs.get(e.rev);
-    if (other !== undefined) problems.push(`revision ${e.rev} answered to two writes: ${other} and ${what}`);
-    answeredRevs.set(e.rev, what);
-  }
-  for (const agent of joinedAgents) {
-    const joins = events.filter((e) => e.type === "join" && e.agent === agent).length;
-    if (joins !== 1) problems.push(`agent ${agent} joined (answered) but has ${joins} join events`);
-  }
-  if (options.complete) {
-    for (const e of events) {
-      if (e.type === "join" || e.type === "grow" || e.type === "close") continue;
-      if (e.intent === undefined || !sentIntents.has(e.intent)) problems.push(`rev ${e.rev}: ${e.type} by ${e.agent} with intent ${JSON.stringify(e.intent)} was never sent by a recorded client`);
+    if (e.type !== call.tool || e.agent !== agent) {
+      // A rejoin without a changed flag answers the current revision: not this agent's event.
+      if (call.tool !== "join" || s.changed === true) problems.push(`${what} by ${agent} answered revision ${e.rev}, which the log gives to ${e.type} by ${e.agent}`);
+      continue;
     }
+    if (call.tool === "commit" && cellsOf(e.accepted) !== cellsOf(s.accepted)) problems.push(`${what}: accepted cells differ between answer and log (rev ${e.rev})`);
+    if (explained.has(e.rev) && call.tool !== "join") problems.push(`revision ${e.rev} answered to two writes`);
+    explained.add(e.rev);
+  }
+  const unexplained = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.agent === undefined || !agents.has(e.agent) || explained.has(e.rev)) continue;
+    const key = e.type === "join" ? `join:${e.agent}` : e.agent;
+    unexplained.set(key, [...(unexplained.get(key) ?? []), e.rev]);
+  }
+  for (const [agent, revs] of unexplained) {
+    if (agent.startsWith("join:")) continue; // joins are checked by seat below
+    const lost = lostWrites.get(agent) ?? 0;
+    if (revs.length > lost) problems.push(`${agent} has ${revs.length} logged writes no answer explains (revs ${revs.slice(0, 10).join(", ")}) and only ${lost} calls whose answer was lost`);
+  }
+  for (const agent of agents) {
+    const joins = events.filter((e) => e.type === "join" && e.agent === agent).length;
+    if (joins > 1) problems.push(`agent ${agent} has ${joins} join events`);
   }
   return problems;
 }

@@ -29,6 +29,10 @@ export interface OracleAgentOptions {
   /** Cells per commit (the benchmark's 48 by default). */
   cellsPerCommit?: number;
   session?: string;
+  /** Extra join arguments (a proof join's identity fields); the answer's agent_secret then goes with every write. */
+  joinArgs?: () => Record<string, unknown>;
+  /** Milliseconds to wait before each move (read before every move, so it can change during a run). */
+  pause?: () => number;
 }
 
 /** Decodes `known` (sorted ids as gaps, values as a string) into a set of known cell ids. */
@@ -47,6 +51,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class OracleAgent {
   agent = "";
+  /** The newest revision this agent saw. */
+  revision = 0;
+  /** The agent_secret of a proof join (sent with every write). */
+  secret: string | undefined;
   /** Writes this agent sent (whatever became of them). */
   writes = 0;
   /** Calls that threw (network down, connection cut). */
@@ -73,9 +81,11 @@ export class OracleAgent {
   }
 
   async join(): Promise<void> {
-    const r = await this.call("join", { game_id: this.o.gameId, session: this.o.session ?? "1", model: "oracle", name: this.o.label }, true);
+    const r = await this.call("join", { game_id: this.o.gameId, session: this.o.session ?? "1", model: "oracle", name: this.o.label, ...this.o.joinArgs?.() }, true);
     if (!r || r.isError) throw new Error(`${this.o.label}: join failed: ${r?.text ?? "no answer"}`);
     this.agent = String(r.structuredContent?.agent);
+    const secret = r.structuredContent?.agent_secret;
+    if (typeof secret === "string") this.secret = secret;
   }
 
   private intent(what: string): string {
@@ -91,13 +101,14 @@ export class OracleAgent {
     const o = await this.call("observe", { game_id: this.o.gameId, agent: this.agent }, true);
     if (!o || o.isError) return true;
     const obs = (o.structuredContent as { observation: Observation }).observation;
+    this.revision = Math.max(this.revision, obs.revision);
     if (obs.status !== "playing") return false;
     if (obs.frontier.length === 0) return false;
     const status = new Map(obs.tiles.map((t) => [t.id, t.status]));
     const known = knownCells(obs.known);
     const tileId = obs.frontier[this.o.rng.int(obs.frontier.length)];
     const tile = this.o.field.tiles[tileId];
-    const base = { game_id: this.o.gameId, agent: this.agent, expected_revision: obs.revision };
+    const base = { game_id: this.o.gameId, agent: this.agent, expected_revision: obs.revision, ...(this.secret ? { agent_secret: this.secret } : {}) };
     this.writes++;
     if ((status.get(tileId) ?? "hidden") === "hidden") {
       await this.call("reveal", { ...base, tile: tileId, intent: this.intent(`reveal ${tileId}`) }, false);
@@ -112,6 +123,8 @@ export class OracleAgent {
   /** Moves until `stop()` says so or there is nothing left to do. */
   async run(stop: () => boolean): Promise<void> {
     while (!stop()) {
+      const pause = this.o.pause?.() ?? 0;
+      if (pause > 0) await sleep(pause);
       if (!(await this.move())) {
         this.finished = true;
         return;

@@ -54,7 +54,7 @@ function toolCallOf(body: unknown): { id: unknown; tool: string; args: Json } | 
   if (typeof body !== "string") return null;
   let message: unknown;
   try {
-    message = JSON.parse(body);
+    message = JSON.parse(body.replace(/^\uFEFF/, ""));
   } catch {
     return null;
   }
@@ -118,9 +118,37 @@ export class WireTap {
 
   private readonly pending = new Set<Promise<void>>();
 
-  /** Waits until every answer the tap is reading has been read to its end (or failed). */
-  async settle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  /**
+   * Puts the tap under every `fetch` of this process (clients that take no fetch option, such as
+   * the reference agent, capture the global one when they connect); `callerOf` names the caller
+   * from the request's headers. Returns the function that takes it out again.
+   */
+  install(callerOf: (headers: Headers) => string): () => void {
+    const original = globalThis.fetch;
+    const taps = new Map<string, typeof fetch>();
+    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const caller = callerOf(new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)));
+      let tapped = taps.get(caller);
+      if (!tapped) taps.set(caller, (tapped = this.fetchFor(caller)));
+      return tapped(input, init);
+    }) as typeof fetch;
+    return () => {
+      globalThis.fetch = original;
+    };
+  }
+
+  /**
+   * Waits until every answer the tap is reading has been read to its end (or failed), at most
+   * `timeoutMs`; answers still streaming then are marked lost ("never finished") and returned.
+   */
+  async settle(timeoutMs = 30_000): Promise<TappedCall[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.all([...this.pending]), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())))]);
+    }
+    const unfinished = this.calls.filter((c) => c.endedAt === 0);
+    for (const c of unfinished) c.outcome = { kind: "lost", reason: "the answer never finished" };
+    return unfinished;
   }
 
   /** Calls whose whole answer arrived. */

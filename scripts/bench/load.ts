@@ -1,0 +1,210 @@
+// Load benchmark (issue 11): N reference agents (`npm run agent`'s playAgent) on one G=100 field
+// through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
+// For every scenario: tool calls/s, p50/p99 per tool (time to the whole answer, measured on the
+// wire under the agents), the conflict rate of writes, and GET /api/health p50 measured during the
+// same scenario as the baseline (plus once on the idle server). Then the in-process ceiling of one
+// field object (scripts/bench/ceiling/): writes/s with 16 writers and 48-cell commits, in workerd.
+//
+//   npm run bench:load                          # everything
+//   npm run bench:load -- --agents 1,4,16       # some scenarios (--fields 0 skips the 4-field one)
+//   npm run bench:load -- --no-ceiling          # only the wrangler dev scenarios
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { playAgent, type AgentSummary } from "../../agent";
+import { mintToken, newMachine } from "../../test/e2e/harness/identity";
+import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
+import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
+import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const AGENT_COUNTS = (arg("agents") ?? "1,4,16,64").split(",").map(Number).filter((n) => n > 0);
+const MULTI_FIELDS = Number(arg("fields") ?? 4);
+const MULTI_AGENTS = Number(arg("per-field") ?? 16);
+const G = Number(arg("G") ?? 100);
+const CEILING = !process.argv.includes("--no-ceiling");
+const TARGET_CONFLICTS = 0.05;
+const TARGET_RATIO = 1.5;
+const TARGET_WRITES_PER_S = 500;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function summarise(samples: number[]): { n: number; p50: number; p99: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99) };
+}
+
+const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : "-");
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+/** GET /api/health, one at a time with a short gap, until `done()`: the baseline under the same load. */
+async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => boolean, samples: number[]): Promise<void> {
+  while (!done()) {
+    const t0 = performance.now();
+    const res = await fetchImpl(`${base}/api/health`);
+    await res.arrayBuffer();
+    samples.push(performance.now() - t0);
+    await sleep(25);
+  }
+}
+
+async function startField(client: McpClient, seed: string): Promise<string> {
+  const { game_id } = await callToolStructured<{ game_id: string }>(client, "start_mosaic", { kind: "scatter", G, seed });
+  for (;;) {
+    const o = await client.callTool("observe", { game_id, rect: [0, 0, 1, 1] });
+    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status;
+    if (status === "playing") return game_id;
+    if (status !== "generating") throw new Error(`field ${game_id}: ${o.text}`);
+    await sleep(200);
+  }
+}
+
+interface ScenarioResult {
+  label: string;
+  agents: number;
+  fields: number;
+  seconds: number;
+  calls: number;
+  writes: number;
+  conflicts: number;
+  health: { n: number; p50: number; p99: number };
+  tools: Map<string, { n: number; p50: number; p99: number }>;
+  reasons: Record<string, number>;
+}
+
+async function scenario(label: string, base: string, host: McpClient, tap: WireTap, rawFetch: typeof fetch, fields: number, perField: number, keys: string): Promise<ScenarioResult> {
+  const games: string[] = [];
+  for (let f = 0; f < fields; f++) games.push(await startField(host, `bench-load-${label}-${f}`));
+  const first = tap.calls.length;
+  const healthSamples: number[] = [];
+  let done = false;
+  const prober = probeHealth(base, rawFetch, () => done, healthSamples);
+  const t0 = performance.now();
+  const runs: Array<Promise<AgentSummary>> = [];
+  for (const [f, game] of games.entries()) {
+    for (let i = 0; i < perField; i++) {
+      runs.push(playAgent({ url: base, game, identityFile: join(keys, `${label}-${f}-${i}.json`), name: `bench ${i}`, model: "reference", idleSeconds: 5, maxSeconds: 900 }));
+    }
+  }
+  const summaries = await Promise.all(runs);
+  const seconds = (performance.now() - t0) / 1000;
+  done = true;
+  await prober;
+  await tap.settle();
+  const calls: TappedCall[] = tap.calls.slice(first).filter((c) => c.outcome.kind === "answered");
+  const byTool = new Map<string, number[]>();
+  for (const c of calls) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c.endedAt - c.startedAt]);
+  const writes = calls.filter((c) => ["reveal", "commit", "retract"].includes(c.tool));
+  const reasons: Record<string, number> = {};
+  for (const s of summaries) reasons[s.reason] = (reasons[s.reason] ?? 0) + 1;
+  return {
+    label,
+    agents: fields * perField,
+    fields,
+    seconds,
+    calls: calls.length,
+    writes: writes.length,
+    conflicts: writes.filter((c) => c.outcome.kind === "answered" && c.outcome.errorCode === "conflict").length,
+    health: summarise(healthSamples),
+    tools: new Map([...byTool].map(([tool, samples]) => [tool, summarise(samples)])),
+    reasons,
+  };
+}
+
+function report(r: ScenarioResult): void {
+  const rate = r.writes === 0 ? 0 : r.conflicts / r.writes;
+  console.log(`\n## ${r.label}: ${r.agents} agent(s) on ${r.fields} field(s) of G=${G}  (load ${load()})`);
+  console.log(`${r.calls} tool calls in ${r.seconds.toFixed(1)} s = ${(r.calls / r.seconds).toFixed(1)} calls/s; writes ${r.writes}, conflicts ${r.conflicts} = ${(rate * 100).toFixed(1)} %; agents stopped: ${JSON.stringify(r.reasons)}`);
+  console.log(`GET /api/health during the run (baseline): p50 ${fmt(r.health.p50)} ms, p99 ${fmt(r.health.p99)} ms (n=${r.health.n})`);
+  console.log("| tool | n | p50 ms | p99 ms | p50 / health p50 |");
+  console.log("|---|---|---|---|---|");
+  for (const [tool, s] of [...r.tools].sort((a, b) => b[1].n - a[1].n)) {
+    console.log(`| ${tool} | ${s.n} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${(s.p50 / r.health.p50).toFixed(2)}× |`);
+  }
+}
+
+/** The in-process ceiling: a vitest run in workerd (scripts/bench/ceiling/), which prints one CEILING line. */
+function ceiling(): { writesPerS: number; commitsPerS: number; cellsPerS: number; writes: number; seconds: number; tiles: number; G: number } | null {
+  const out = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/bench/ceiling/vitest.config.ts"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const line = `${out.stdout}\n${out.stderr}`.split("\n").find((l) => l.includes("CEILING "));
+  if (!line) {
+    console.error(out.stdout.slice(-3000), out.stderr.slice(-3000));
+    return null;
+  }
+  return JSON.parse(line.slice(line.indexOf("CEILING ") + 8)) as ReturnType<typeof ceiling>;
+}
+
+async function main(): Promise<void> {
+  console.log(`load benchmark: ${cpus().length} cores, load average ${load()} at start`);
+  const rawFetch = globalThis.fetch.bind(globalThis);
+  const server = await startDevServer();
+  const keys = mkdtempSync(join(tmpdir(), "mosaic-bench-keys-"));
+  const tap = new WireTap(rawFetch);
+  const uninstall = tap.install((h) => h.get("authorization")?.slice(-12) ?? "anonymous");
+  const results: ScenarioResult[] = [];
+  try {
+    const base = server.baseUrl;
+    const machine = newMachine();
+    const host = await connectClient(base, { headers: { Authorization: `Bearer ${await mintToken(base, machine)}` } });
+    // The idle baseline, before any agent plays.
+    const idle: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const t0 = performance.now();
+      await (await rawFetch(`${base}/api/health`)).arrayBuffer();
+      if (i >= 20) idle.push(performance.now() - t0);
+    }
+    const idleHealth = summarise(idle);
+    console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
+    for (const n of AGENT_COUNTS) {
+      const r = await scenario(`one field, ${n} agents`, base, host, tap, rawFetch, 1, n, keys);
+      results.push(r);
+      report(r);
+    }
+    if (MULTI_FIELDS > 0) {
+      const r = await scenario(`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, base, host, tap, rawFetch, MULTI_FIELDS, MULTI_AGENTS, keys);
+      results.push(r);
+      report(r);
+    }
+    await host.close();
+  } finally {
+    uninstall();
+    await server.stop();
+    rmSync(keys, { recursive: true, force: true });
+  }
+
+  console.log("\n## Targets");
+  for (const r of results) {
+    const rate = r.writes === 0 ? 0 : r.conflicts / r.writes;
+    // The tools agents call all the time; join (once per seat) is listed in the table above.
+    const play = [...r.tools].filter(([tool]) => ["observe", "reveal", "commit", "retract"].includes(tool));
+    const worst = play.reduce((a, b) => (b[1].p50 > a[1].p50 ? b : a));
+    const ratio = worst[1].p50 / r.health.p50;
+    const conflictNote = r.agents === 16 && r.fields === 1 ? ` (target ≤ ${TARGET_CONFLICTS * 100} %: ${rate <= TARGET_CONFLICTS ? "met" : "NOT met"})` : "";
+    console.log(`${r.label}: conflicts ${(rate * 100).toFixed(1)} %${conflictNote}; slowest play tool p50 ${worst[0]} ${fmt(worst[1].p50)} ms = ${ratio.toFixed(2)}× health p50 ${fmt(r.health.p50)} ms of the same run (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? "met" : "NOT met"})`);
+  }
+  if (CEILING) {
+    console.log(`\n## Ceiling of one field object in process (workerd through the vitest plugin; load ${load()})`);
+    const c = ceiling();
+    if (!c) console.log("ceiling run failed (output above)");
+    else {
+      console.log(`16 writers, 48-cell commits on a scatter G=${c.G} field (${c.tiles} tiles): ${c.writes} writes in ${c.seconds.toFixed(2)} s = ${c.writesPerS.toFixed(0)} writes/s (${c.commitsPerS.toFixed(0)} commits/s, ${c.cellsPerS.toFixed(0)} cells/s)`);
+      console.log(`target ≥ ${TARGET_WRITES_PER_S} writes/s: ${c.writesPerS >= TARGET_WRITES_PER_S ? "met" : "NOT met"} (${(c.writesPerS / TARGET_WRITES_PER_S).toFixed(2)}× the target)`);
+    }
+  }
+  console.log(`\nload average at the end: ${load()}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
