@@ -6,7 +6,7 @@
  * baseline measured in the same run, the same audit with everything in one thread.
  *
  *   npm run bench:audit                          # the full day (fields and the day cached in .cache/)
- *   npm run bench:audit -- --chunk-g 50 --chunks 4 --machines 16 --writes 50000
+ *   npm run bench:audit -- --chunk-g 60 --chunks 4 --machines 16 --writes 50000   # the day's own shape
  *   npm run bench:audit -- --no-baseline         # skip the single-thread run
  *   npm run bench:audit -- --quick               # a 2×2-of-40 day on a 400 canvas, for a smoke run
  *
@@ -34,8 +34,10 @@ const num = (name: string, dflt: number): number => {
 const quick = flag("quick");
 const params: ArchiveParams = {
   kind: "field",
-  chunks: num("chunks", quick ? 2 : 3),
-  chunk_g: num("chunk-g", quick ? 40 : 60),
+  // 4×4 chunks of 50: 8 rings and about 15,000 tiles on the 1000 canvas (the day's own 4×4 of 60
+  // makes about 11,600, under the 12,000 the benchmark asks for).
+  chunks: num("chunks", quick ? 2 : 4),
+  chunk_g: num("chunk-g", quick ? 40 : 50),
   G: num("G", quick ? 400 : 1000),
   grow: true,
   rules: { guess: "accept", depth: 0, fog: true },
@@ -109,7 +111,7 @@ async function buildArchive(): Promise<{ file: string; rawBytes: number; tiles: 
 
 interface AuditRun {
   wallMs: number;
-  report: { ok: boolean; total_ms: number; read_ms: number; max_rss_mb: number; checks: Array<{ check: string; ok: boolean; ms: number; summary: string }> };
+  report: { ok: boolean; total_ms: number; read_ms: number; cpu_ms: number; max_rss_mb: number; checks: Array<{ check: string; ok: boolean; ms: number; summary: string }> };
 }
 
 function runAudit(file: string, extra: string[]): Promise<AuditRun> {
@@ -132,7 +134,7 @@ const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function describe(label: string, run: AuditRun): void {
   const r = run.report;
-  log(`${label}: ${r.ok ? "PASS" : "FAIL"} in ${s(run.wallMs)} wall (report ${s(r.total_ms)}, read ${s(r.read_ms)}), peak memory ${r.max_rss_mb} MB`);
+  log(`${label}: ${r.ok ? "PASS" : "FAIL"} in ${s(run.wallMs)} wall, ${s(r.cpu_ms)} CPU over all threads (read ${s(r.read_ms)}), peak memory ${r.max_rss_mb} MB`);
   for (const c of r.checks) log(`    ${c.check.padEnd(13)} ${c.ok ? "ok  " : "FAIL"} ${s(c.ms).padStart(8)}  ${c.summary}`);
 }
 
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
   log(`| archive size | ${mb(archive.rawBytes)} raw, ${mb(gzBytes)} gzip | — |`);
   const ratio = baseline ? ` (${(withThreads.wallMs / baseline.wallMs).toFixed(2)}× the one-thread run, ${s(baseline.wallMs)})` : "";
   log(`| npm run audit, wall | ${s(withThreads.wallMs)}${ratio} | ≤ 60 s |`);
+  log(`| npm run audit, CPU (all threads) | ${s(withThreads.report.cpu_ms)}${baseline ? ` (one thread: ${s(baseline.report.cpu_ms)})` : ""} | — |`);
   log(`| npm run audit, peak memory | ${withThreads.report.max_rss_mb} MB${baseline ? ` (one thread: ${baseline.report.max_rss_mb} MB)` : ""} | ≤ 1 GB |`);
   log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   if (!withThreads.report.ok || (baseline && !baseline.report.ok)) process.exitCode = 1;

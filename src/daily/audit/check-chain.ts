@@ -6,32 +6,44 @@
 import { canonicalJson } from "../../engine/canonical-json";
 import { sha256Hex } from "../../engine/commitments";
 import { growEvents, type AuditedArchive } from "./event-log";
+import type { ArchiveEvent } from "../archive/format";
 import { mismatch, type Progress } from "./mismatch";
 import type { NotedHead, SavedManifest } from "./saved";
+
+const CHAIN_BATCH = 256;
 
 export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress): Promise<string> {
   const events = archive.events;
   if (events.length === 0) throw mismatch("the log is empty: a closed day ends with a close event", { field: "events" });
   let prev = archive.seed_commit;
-  for (let i = 0; i < events.length; i++) {
-    const e = events.at(i)!;
-    const rev = i + 1;
-    if (e.rev !== rev) throw mismatch(`event ${rev}: its rev is ${e.rev} (events dropped, repeated or reordered?)`, { rev, field: "rev" });
-    if (e.prev !== prev) {
-      throw mismatch(`event ${rev}: prev is ${e.prev}, the previous event's hash is ${prev}${rev === 1 ? " (seed_commit)" : ""}`, { rev, field: "prev" });
+  // Hashes are computed a batch at a time (WebCrypto may spread them over threads); every check
+  // then runs in log order, so the first mismatch reported is the first in the log.
+  for (let start = 0; start < events.length; start += CHAIN_BATCH) {
+    const batch: Array<{ e: ArchiveEvent; text: string | null; error: string }> = [];
+    for (let i = start; i < Math.min(events.length, start + CHAIN_BATCH); i++) {
+      const e = events.at(i)!;
+      const { hash: _hash, ...rest } = e;
+      try {
+        batch.push({ e, text: canonicalJson(rest), error: "" });
+      } catch (err) {
+        batch.push({ e, text: null, error: err instanceof Error ? err.message : String(err) });
+      }
     }
-    const { hash, ...rest } = e;
-    let text: string;
-    try {
-      text = canonicalJson(rest);
-    } catch (err) {
-      throw mismatch(`event ${rev}: not canonical JSON data (${err instanceof Error ? err.message : String(err)})`, { rev, field: "event" });
+    const digests = await Promise.all(batch.map((b) => (b.text === null ? null : sha256Hex(`${b.e.prev}|${b.text}`))));
+    for (let k = 0; k < batch.length; k++) {
+      const { e, error } = batch[k];
+      const rev = start + k + 1;
+      if (e.rev !== rev) throw mismatch(`event ${rev}: its rev is ${e.rev} (events dropped, repeated or reordered?)`, { rev, field: "rev" });
+      if (e.prev !== prev) {
+        throw mismatch(`event ${rev}: prev is ${e.prev}, the previous event's hash is ${prev}${rev === 1 ? " (seed_commit)" : ""}`, { rev, field: "prev" });
+      }
+      const computed = digests[k];
+      if (computed === null) throw mismatch(`event ${rev}: not canonical JSON data (${error})`, { rev, field: "event" });
+      if (computed !== e.hash) throw mismatch(`event ${rev} (${e.type}): hash differs: SHA-256(prev|event) is ${computed}, the archive says ${e.hash} (the event was edited)`, { rev, field: "hash" });
+      if (e.type === "close" && rev !== events.length) throw mismatch(`event ${rev}: a close before the end of the log (${events.length} events)`, { rev, field: "type" });
+      prev = e.hash;
     }
-    const computed = await sha256Hex(`${prev}|${text}`);
-    if (computed !== hash) throw mismatch(`event ${rev} (${e.type}): hash differs: SHA-256(prev|event) is ${computed}, the archive says ${hash} (the event was edited)`, { rev, field: "hash" });
-    if (e.type === "close" && rev !== events.length) throw mismatch(`event ${rev}: a close before the end of the log (${events.length} events)`, { rev, field: "type" });
-    prev = hash;
-    if ((rev & 1023) === 0) progress?.("chain", rev, events.length);
+    progress?.("chain", start + batch.length, events.length);
   }
   progress?.("chain", events.length, events.length);
   const last = events.at(events.length - 1)!;
