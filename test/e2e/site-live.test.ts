@@ -134,6 +134,20 @@ describe("the live field", () => {
     await screenshot(page, "live-leaderboard-desktop");
   });
 
+  it("shows the analysis grouped by model, harness and tag, as the API serves it", async () => {
+    const { page } = w;
+    const res = await fetch(`${baseUrl}/api/games/${gameId}/analysis`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { by_model: Array<{ key: string }>; by_harness: unknown[]; by_tag: unknown[] };
+    await page.getByRole("tab", { name: "Analysis" }).click();
+    await page.evaluate(() => (window.mosaic!.live as { refreshAnalysis(): Promise<void> }).refreshAnalysis());
+    await expect.poll(() => page.locator(".analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag"]);
+    const modelRows = page.locator(".analysis table").first().locator("tbody tr");
+    expect(await modelRows.count()).toBe(body.by_model.length);
+    expect(await modelRows.first().locator("td").first().innerText()).toBe(body.by_model[0].key);
+    await screenshot(page, "live-analysis-desktop");
+  });
+
   it("lays out on a phone", async () => {
     const phone = await openPage(browser, baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);

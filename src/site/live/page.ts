@@ -80,6 +80,8 @@ class LiveView {
   /** performance.now() when the snapshot's JSON had arrived (for the first-paint benchmark). */
   snapshotArrivedAt = 0;
   snapshotBytes = 0;
+  /** Reloads the analysis now (tests; the panel also refreshes itself every 20 s while shown). */
+  refreshAnalysis: () => Promise<void> = async () => {};
   /** Where the time to first paint goes (ms): JSON parse, model, scene, board upload. */
   timings: Record<string, number> = {};
   private readonly refreshPanels = throttle(() => this.renderPanels(), 250);
@@ -127,6 +129,7 @@ class LiveView {
     handle.snapshot = () => this.model?.snapshot();
     handle.revision = () => this.model?.revision ?? 0;
     handle.connected = () => this.feed?.connected ?? false;
+    this.refreshAnalysis = () => this.analysis.refresh();
     this.analysis.load(this.gameId);
   }
 

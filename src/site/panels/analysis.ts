@@ -119,7 +119,7 @@ export class AnalysisPanel {
     }
   }
 
-  private async refresh(): Promise<void> {
+  async refresh(): Promise<void> {
     if (!this.gameId) return;
     try {
       this.show(await getJson(gamePath(this.gameId, "/analysis")));
