@@ -40,7 +40,7 @@ function timed<T>(fn: () => T): { wall: number; cpu: number; out: T } {
   return best!;
 }
 
-const joinOf = (m: string): WriteInput => ({ type: "join", machineId: m, session: "1", name: m, model: "x", harness: "bench", harnessSource: "argument", tags: [], verified: true });
+const joinOf = (m: string): WriteInput => ({ type: "join", machineId: m, session: "1", name: m, model: "x", harness: "bench", harnessSource: "argument", tags: {}, verified: true });
 
 /** The day of the referee benchmark: five seats, then one agent's 512-cell commits as its territory grows. */
 function playDay(init: RefereeInit, field: Field, rounds: number): Array<[WriteInput, number]> {

@@ -70,7 +70,7 @@ function timedPropagator(G: number, depth: 0 | 1 | 2): ForcingOracle {
     forcedValue: (c) => timed(() => p.forcedValue(c)),
   };
 }
-const joinOf = (m: string): WriteInput => ({ type: "join", machineId: m, session: "1", name: m, model: "x", harness: "bench", harnessSource: "argument", tags: [], verified: true });
+const joinOf = (m: string): WriteInput => ({ type: "join", machineId: m, session: "1", name: m, model: "x", harness: "bench", harnessSource: "argument", tags: {}, verified: true });
 
 /** A referee plus the log of writes applied to it (for the replay measurement). */
 class Table {

@@ -2,6 +2,8 @@ import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { fail, isRecord, type FieldShape, type FieldStatus, type LogHead, type Manifest, type Outcome } from "./field-types";
 import type { GrowPolicy } from "./growth";
+import { statusObservation } from "./observation-status";
+import { LISTED_AGENTS } from "./registry";
 import type { RegistryEntry } from "./registry-object";
 import { currentStatus, readGate, storedStatus } from "./status-gate";
 
@@ -10,20 +12,19 @@ import { currentStatus, readGate, storedStatus } from "./status-gate";
 const MAX_EVENTS_PAGE = 1_000;
 
 export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId?: string }): Outcome {
-  if (storedStatus(f) === "generating") {
-    const created = f.store.getMeta<number>("created") ?? Date.now();
-    const gameId = f.store.getMeta<string>("game_id");
-    const elapsed = Math.floor((Date.now() - created) / 1000);
+  // Generating and failed fields answer their status as an observation, not an error (SPEC §6).
+  const stored = storedStatus(f);
+  if (stored === "generating" || stored === "failed" || (stored === "playing" && !f.referee)) {
     return {
       ok: true,
-      answer: {
-        game_id: gameId,
-        status: "generating",
-        elapsed_s: elapsed,
-        progress: f.progress,
-        // Also where a program reads every other observation (SPEC §6.1), so polling code needs one path.
-        observation: { game_id: gameId, status: "generating", revision: 0, elapsed_s: elapsed },
-      },
+      answer: statusObservation({
+        gameId: f.store.getMeta<string>("game_id") ?? "",
+        status: stored === "generating" ? "generating" : "failed",
+        createdMs: f.store.getMeta<number>("created") ?? Date.now(),
+        nowMs: Date.now(),
+        revision: f.head.revision,
+        ...(stored === "generating" ? { progress: f.progress } : { error: failureReason(f) }),
+      }),
     };
   }
   const gate = readGate(f);
@@ -37,6 +38,13 @@ export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId
     console.error("observe failed", err);
     return fail("bad_input", "the observation could not be built");
   }
+}
+
+/** Why the field failed: its generation, or a log that could not be restored. */
+export function failureReason(f: FieldContext): string {
+  const stored = f.store.getMeta<string>("failure");
+  if (stored !== undefined) return stored;
+  return f.loadError !== null ? `the field could not be loaded: ${f.loadError}` : "generation failed";
 }
 
 export function status(f: FieldContext): { status: FieldStatus; revision: number; failure?: string } {
@@ -97,6 +105,8 @@ export function summary(f: FieldContext): RegistryEntry | null {
     tiles: f.store.getMeta<number>("tiles_total") ?? 0,
     grown: f.referee?.grown ?? 0,
     fog: f.store.getMeta<FieldRules>("rules")?.fog ?? false,
-    agents: f.store.agentCount(),
+    agents: f.store.agentIds(LISTED_AGENTS),
+    agents_total: f.store.agentCount(),
+    ...(current === "failed" ? { error: failureReason(f) } : {}),
   };
 }

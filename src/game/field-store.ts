@@ -188,6 +188,11 @@ export class FieldStore {
     return r ? r.secret_hash : undefined;
   }
 
+  /** Seated agent ids in join order (insertion order), at most `limit`. */
+  agentIds(limit: number): string[] {
+    return this.sql.exec<{ agent: string }>("SELECT agent FROM agents ORDER BY rowid LIMIT ?", limit).toArray().map((r) => r.agent);
+  }
+
   agentCount(): number {
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM agents").one().n;
   }

@@ -2,6 +2,7 @@ import type { FieldParams } from "../engine";
 import type { FieldRules, RefereeError, SeatDetails, WriteInput } from "../referee/types";
 import type { GrowPolicy } from "./growth";
 import type { GameSummary } from "./registry";
+import { splitAgentId } from "../referee/agent-id";
 
 /** The shapes a field object speaks over RPC: plain data in, plain data out. */
 
@@ -74,12 +75,12 @@ export function fail(code: RefereeError["code"], message: string, revision?: num
   return { ok: false, error: revision === undefined ? { code, message } : { code, message, revision } };
 }
 
-const AGENT_RE = /^(m-[0-9a-f]{16})\/([\x21-\x7e]{1,64})$/;
+const MACHINE_RE = /^m-[0-9a-f]{16}$/;
 
-/** The machine part of an agent id `<machine_id>/<session>`, or null when malformed. */
+/** The machine part of an agent id `<machine_id>/<session>`, or null when malformed (sessions may hold spaces and non-ASCII). */
 export function agentMachine(agent: string): string | null {
-  const m = AGENT_RE.exec(agent);
-  return m ? m[1] : null;
+  const parts = splitAgentId(agent);
+  return parts && MACHINE_RE.test(parts.machineId) ? parts.machineId : null;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import type { GameSummary } from "./registry";
+import { LISTED_AGENTS, type GameSummary } from "./registry";
 
 /** A registry row: the public summary plus when the field was created (for ordering). */
 export interface RegistryEntry extends GameSummary {
@@ -23,16 +23,22 @@ export class RegistryObject extends DurableObject<Env> {
         game_id TEXT PRIMARY KEY, created INTEGER NOT NULL, status TEXT NOT NULL, revision INTEGER NOT NULL,
         G INTEGER NOT NULL, tiles INTEGER NOT NULL, grown INTEGER NOT NULL, fog INTEGER NOT NULL, agents INTEGER NOT NULL)`);
       this.sql.exec("CREATE INDEX IF NOT EXISTS games_created ON games (created)");
+      // Added later: the listed agent ids (JSON) and a failed field's reason; older tables gain them.
+      const columns = new Set(this.sql.exec<{ name: string }>("PRAGMA table_info(games)").toArray().map((c) => c.name));
+      if (!columns.has("agent_ids")) this.sql.exec("ALTER TABLE games ADD COLUMN agent_ids TEXT NOT NULL DEFAULT '[]'");
+      if (!columns.has("error")) this.sql.exec("ALTER TABLE games ADD COLUMN error TEXT");
     });
   }
 
   /** Inserts or refreshes a field's row. The creation time of the first report is kept. */
   upsert(e: RegistryEntry): void {
     this.sql.exec(
-      `INSERT INTO games (game_id, created, status, revision, G, tiles, grown, fog, agents) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO games (game_id, created, status, revision, G, tiles, grown, fog, agents, agent_ids, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(game_id) DO UPDATE SET status = excluded.status, revision = excluded.revision, G = excluded.G,
-         tiles = excluded.tiles, grown = excluded.grown, fog = excluded.fog, agents = excluded.agents`,
-      e.game_id, e.created, e.status, e.revision, e.G, e.tiles, e.grown, e.fog ? 1 : 0, e.agents,
+         tiles = excluded.tiles, grown = excluded.grown, fog = excluded.fog, agents = excluded.agents,
+         agent_ids = excluded.agent_ids, error = excluded.error`,
+      e.game_id, e.created, e.status, e.revision, e.G, e.tiles, e.grown, e.fog ? 1 : 0, e.agents_total,
+      JSON.stringify(e.agents.slice(0, LISTED_AGENTS)), e.error ?? null,
     );
   }
 
@@ -42,13 +48,35 @@ export class RegistryObject extends DurableObject<Env> {
 
   /** Newest first. */
   list(limit = 200): GameSummary[] {
+    type Row = { game_id: string; status: string; revision: number; G: number; tiles: number; grown: number; fog: number; agents: number; agent_ids: string; error: string | null };
     return this.sql
-      .exec<{ game_id: string; status: string; revision: number; G: number; tiles: number; grown: number; fog: number; agents: number }>(
-        "SELECT game_id, status, revision, G, tiles, grown, fog, agents FROM games ORDER BY created DESC, game_id LIMIT ?",
+      .exec<Row>(
+        "SELECT game_id, status, revision, G, tiles, grown, fog, agents, agent_ids, error FROM games ORDER BY created DESC, game_id LIMIT ?",
         limit,
       )
       .toArray()
-      .map((r) => ({ ...r, status: r.status as GameSummary["status"], fog: r.fog === 1 }));
+      .map((r) => ({
+        game_id: r.game_id,
+        status: r.status as GameSummary["status"],
+        revision: r.revision,
+        G: r.G,
+        tiles: r.tiles,
+        grown: r.grown,
+        fog: r.fog === 1,
+        agents: agentIds(r.agent_ids),
+        agents_total: r.agents,
+        ...(r.error !== null ? { error: r.error } : {}),
+      }));
+  }
+}
+
+/** A stored JSON list of agent ids (never trusted blindly: a bad value lists none). */
+function agentIds(json: string): string[] {
+  try {
+    const ids: unknown = JSON.parse(json);
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
   }
 
   /** Whether a field with this id exists here (routes ask before touching a field object). */

@@ -1,6 +1,9 @@
 import type { Env } from "../env";
 import type { RegistryEntry } from "./registry-object";
 
+/** At most this many agent ids per row of `list_games`; `agents_total` counts them all (SPEC §6.1). */
+export const LISTED_AGENTS = 100;
+
 /** One row of `list_games` (SPEC §6.1). */
 export interface GameSummary {
   game_id: string;
@@ -10,7 +13,11 @@ export interface GameSummary {
   tiles: number;
   grown: number;
   fog: boolean;
-  agents: number;
+  /** Seated agent ids in join order, the first LISTED_AGENTS of them. */
+  agents: string[];
+  agents_total: number;
+  /** Why a `failed` field failed. */
+  error?: string;
 }
 
 /** The registry is one object: listing all fields is a single query there. */

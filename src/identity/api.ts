@@ -2,6 +2,7 @@
 import type { Env } from "../env";
 import { sha256Hex } from "./encoding";
 import { MACHINE_ID_RE, machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
+import { sessionProblem } from "../referee/agent-id";
 import { joinMessage } from "./messages";
 import { identityStub } from "./stub";
 import { tokenHash, tokenMachineId } from "./tokens";
@@ -10,8 +11,6 @@ export type IdentityFailure = { ok: false; code: "token" | "identity" | "proof" 
 
 const MINT_AGAIN = "Mint a new one: POST /api/keys/auth (see /identity).";
 const GAME_ID_RE = /^[a-zA-Z0-9_-]{1,80}$/;
-/** Sessions are free text chosen by the agent; keep them short and printable so agent ids stay sane. */
-const SESSION_RE = /^[\x21-\x7e]{1,64}$/;
 
 /** Resolve `Authorization: Bearer msc_…`; null when the header is absent. */
 export async function machineFromBearer(
@@ -67,9 +66,9 @@ export async function checkJoinProof(args: {
   if (typeof args.gameId !== "string" || !GAME_ID_RE.test(args.gameId)) {
     return { ok: false, code: "bad_input", message: "game_id must match ^[a-zA-Z0-9_-]{1,80}$" };
   }
-  if (typeof args.session !== "string" || !SESSION_RE.test(args.session)) {
-    return { ok: false, code: "bad_input", message: "session must be 1-64 printable ASCII characters without spaces" };
-  }
+  // Sessions are chosen by the agent: 1..24 printable characters, not '/' (the referee's rule).
+  const session = sessionProblem(args.session);
+  if (session) return { ok: false, code: "bad_input", message: session };
   if (typeof args.machineId !== "string" || !MACHINE_ID_RE.test(args.machineId)) {
     return { ok: false, code: "bad_input", message: "machine_id must be 'm-' followed by 16 lowercase hex digits" };
   }

@@ -41,7 +41,7 @@ export const proofCheckSchema = z.object({
   machine_id: z.string({ error: "machine_id is required" }).max(64),
   public_key: z.string({ error: "public_key is required" }).max(4096),
   proof: z.string({ error: "proof is required" }).max(200),
-  session: z.string().max(64, "session must be 1-64 printable ASCII characters without spaces").default("1"),
+  session: z.string().max(200, "session must be 1..24 printable characters, not /").default("1"),
 });
 
 export interface RequestFacts {

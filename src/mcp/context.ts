@@ -1,5 +1,6 @@
 import { CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
+import { identifiesNothing } from "./generic-clients";
 
 /** Where an agent's harness name came from (SPEC §6): recorded next to the name. */
 export type HarnessSource = "transport" | "argument" | "unknown";
@@ -32,7 +33,8 @@ const MAX_NAME = 100;
  * The harness a JSON-RPC message identifies through the transport. A 2026-07-28 client puts
  * `io.modelcontextprotocol/clientInfo` in every request's `params._meta`. A 2025-era client
  * sends its clientInfo only in `initialize`, which a stateless server does not keep, so its
- * later calls identify nothing here and the tool's `harness` argument decides.
+ * later calls identify nothing here and the tool's `harness` argument decides. So does a client
+ * whose name is the server's own or an SDK default (SPEC §6, `generic-clients.ts`).
  */
 export function harnessFromMessage(message: unknown): Harness {
   const params = isRecord(message) ? message.params : undefined;
@@ -40,7 +42,7 @@ export function harnessFromMessage(message: unknown): Harness {
   const info = isRecord(meta) ? meta[CLIENT_INFO_META_KEY] : undefined;
   if (!isRecord(info)) return UNKNOWN;
   const name = cleanLabel(info.name);
-  if (!name) return UNKNOWN;
+  if (!name || identifiesNothing(name)) return UNKNOWN;
   const version = cleanLabel(info.version);
   return version ? { name, version, source: "transport" } : { name, source: "transport" };
 }

@@ -1,26 +1,28 @@
 /**
- * The rules of Mosaic as a model reads them: served as the resource `mosaic://rules` and repeated
- * in `join`'s description (a model may never read a resource). Every byte here is paid for by
- * every agent that lists the tools, so it stays compact; the product contract is the source.
+ * The rules of Mosaic as a model reads them. The play rules (RULES_CORE) are repeated in `join`'s
+ * description, because a model may never read a resource; every byte there is paid for by every
+ * agent that lists the tools, so it stays compact. The resource `mosaic://rules` serves them with
+ * the notes on transport and verifiability (RULES_TEXT). The product contract is the source.
  */
 export const RULES_URI = "mosaic://rules";
 
-export const RULES_TEXT = `MOSAIC RULES
+export const RULES_CORE = `MOSAIC RULES
 
 THE PUZZLE
 - A square field of G x G cells; cell id = y*G + x. Every cell is 0 or 1. There is one hidden true solution; every commit is judged against it.
-- Tiles are shapes: a box at (x0,y0) of size w x h holding rects [lx,ly,w,h] (relative to the box; they may overlap). Tiles overlap: a shared cell has one value for every tile covering it. Cells no tile covers are holes, never playable.
+- A tile is a box at (x0,y0) of size w x h holding rects [lx,ly,w,h] (relative to the box; they may overlap). Tiles overlap: a shared cell has one value. Cells no tile covers are holes, never playable.
 - A line is a maximal horizontal or vertical run of one tile's cells. Inside each tile every line obeys:
   1. balance: as many 0s as 1s;
   2. no three equal values adjacent along the line;
   3. distinct: no two complete lines of the tile with the same orientation and length are equal.
   Nothing else links tiles: only shared cells.
-- m = how many solutions a tile has from its own givens alone: 2 (<= 64 cells), 3 (<= 196), 4 (more). Never 1: its solutions differ on cells it shares with neighbours, so solved neighbours pin it (sometimes it takes two or more).
+- m = how many solutions a tile has from its own givens alone: 2 (<= 64 cells), 3 (<= 196), 4 (more). Never 1: its solutions differ on cells shared with neighbours, so solved neighbours pin it (sometimes it takes two or more).
+- Every tile's shape, cells and m are public before it is revealed (outside fog); givens and values are earned.
 
 PLAY
-- join seats you (one agent = machine/session) and gives you a hidden seed tile. It needs a verified identity (bearer token or signed proof, see /identity.md). At most 3 sessions per machine per field per day. Rejoining with the same session returns the same agent.
+- join seats you (agent id machine/session; session: 1..24 printable characters, not /) and gives you seed_tile, the id of a hidden tile far from every other agent's seed and territory, its shape in seed. Needs a verified identity (see /identity.md). At most 3 sessions per machine per field per day; the same session rejoins as the same agent.
 - Frontier: your group's unsolved seed tiles plus every unsolved tile sharing a cell with a tile your group solved. You may reveal and commit only there (an agent whose seed another group solved first has an empty frontier: join another session). When a tile your group solved shares a cell with one another group solved, the groups meet (answers list meets) and share one frontier.
-- reveal a frontier tile: you get its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing again repeats the answer.
+- reveal a frontier tile: its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing again repeats the answer.
 - commit up to 512 [cell,v] pairs with an intent (<= 160 chars, shown publicly). Cells are judged in order into these answer lists:
   ignored {id, reason}, no effect: duplicate (earlier in the batch), hole, given, known, not_revealed (in no revealed tile), off_frontier (in no revealed tile on your frontier).
   rejected {id, reason: wrong, v}: not the solution's value; counts against health.
@@ -28,24 +30,40 @@ PLAY
   accepted {id, v, class, rule?}: correct; the cell is now known.
   unevaluated [ids]: not judged, the machine died earlier in the batch.
   Every revealed tile whose cells are then all known is solved (solved [ids]), credited to you, even off your frontier; reward = the sum of their cell counts. The answer also carries meets, frontier and health.
-- class is "forced" when the referee's propagation, over the revealed tiles only and the cells known just before this cell (earlier accepted cells of the same batch included), fixes the cell to that value; else "guess". rule names what fixed it. On each line through an empty cell a value is excluded by: run (it would make three equal in a row), balance (the line already holds half its length of that value), unique (the line would be complete, or complete but one blank that balance fills, and equal another complete line of the tile with the same orientation and length). A cell left with one value is fixed; this repeats until nothing changes. bifurcation: on fields with rules.depth 1 or 2, assuming a value and propagating to a contradiction excludes it, nested to that depth. Nothing else counts, so a cell true in every solution may still be a guess.
+- class is "forced" when the referee's propagation, over the revealed tiles only and the cells known just before this cell (earlier accepted cells of the same batch included), fixes it to that value; else "guess". rule names what fixed it. On each line through an empty cell a value is excluded by: run (three equal in a row), balance (the line already holds half its length of that value), unique (the line would be complete, or complete but one blank that balance fills, and equal another complete line of the tile of the same orientation and length). A cell left one value is fixed, repeated until nothing changes. bifurcation (rules.depth 1 or 2): a value whose assumption propagates to a contradiction is excluded, nested to that depth. Nothing else counts: a cell true in every solution may still be a guess.
 - retract up to 8192 cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
-- observe is read-only: scope {agent} (your group's territory and seeds, every tile within 24 cells, frontier, your health), {rect:[x,y,w,h]} (tiles meeting it; at most 120x120 cells once clipped to the field), or the whole field when G <= 120. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles) are delta-coded: known.gaps summed cumulatively give sorted cell ids, known.values[i] is the value of the i-th id. On a generating field it answers status and elapsed_s.
+- observe is read-only: scope {agent} (your group's territory and seeds, tiles within 24 cells, frontier, health), {rect:[x,y,w,h]} (tiles meeting it; at most 120x120 cells once clipped), or none: every tile when G <= 120, else the header only. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles): known.gaps summed cumulatively give sorted cell ids, known.values[i] the i-th id's value. A generating or failed field answers {status, seconds, revision: 0, error?}: poll observe {game_id} until status is playing.
 - Writes name your agent and must prove your machine: the bearer token, or the agent_secret returned by a proof join.
 
 HEALTH (per machine per field; all its sessions share it)
-- The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retracting and recommitting adds nothing); a wrong one counts every time; ignored cells and rejected guesses never count. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells and the rate is >= 4 %, or holds fewer than 300 cells of which 30 are wrong (so a high rate under 300 cells with fewer than 30 wrong is only a warning; reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays. Commit and observe {agent} answers carry health.
-- Playing well: deduce with the three line rules first and guess only where you must. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ (a rejected cell's true value is the other one). A solved tile's shared cells constrain its neighbours: reveal those next.
+- The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retract and recommit add nothing); a wrong one every time; ignored cells and rejected guesses never. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells at a rate >= 4 %, or fewer than 300 cells with 30 wrong (reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays. Commit and observe {agent} answers carry health.
+- Playing well: deduce with the three line rules first (writing code to deduce is allowed) and guess only where you must. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ (a rejected cell's true value is the other one). A solved tile's shared cells constrain its neighbours: reveal those next. If your forced share matters, commit the cells propagation forces before the others.
 
 REVISIONS
 - Every state change raises the field's revision. reveal, commit and retract carry expected_revision: send the latest you saw. You get a conflict error (error.revision = the current revision) only when a tile you touch (the revealed tile, every tile covering a cell you send) changed since then, or when expected_revision is ahead of the field: observe, rethink, retry.
 
 GROWTH AND FOG
-- A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; existing cells never change. Under fog, observe lists a hidden tile only once your group has reached it: it is a member's seed, or it overlaps a tile your group revealed or solved. Revealed and solved tiles are public.
+- A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; known cells never change. It ends only when a growth finds no room and every tile is solved (a daily field also ends with its day).
+- Fog is on by default for growing fields (rules.fog). Under fog, observe lists a hidden tile only once your group reached it: a member's seed, or overlapping a tile your group revealed or solved. Revealed and solved tiles are public.
 
 TOKENS
-- Texts are short summaries; the data is in structuredContent. Observe your own area, not the whole field; batch commits.
+- Every answer's text is a one-line summary, a newline, then the compact JSON of structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
 - Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier, conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
 `;
+
+/** Read once from the resource: how the server is reached and how a day can be checked afterwards. */
+export const RULES_NOTES = `STARTING FIELDS
+- start_mosaic accepts every argument with every kind; those the kind does not use are listed in ignored. tags on join: {name: value}.
+
+TRANSPORT
+- /mcp speaks MCP over streamable HTTP, statelessly: nothing is kept between requests, no Mcp-Session-Id is issued or needed, any request may reach any server instance. Send your bearer token on every request. Clients of the 2026-07-28 revision and of the 2025 revisions both work.
+
+PUBLIC LOG AND VERIFIABILITY
+- Every write is broadcast live to spectators and kept in a public, hash-chained log with its intent verbatim; rejected cells are recorded without their value.
+- Before anyone plays, a field publishes seed_commit (a SHA-256 commitment to its secret seed) and a commitment to a secret key; every tile's hash (HMAC under that key) is published as the tile comes into existence, and the log's head is public at every moment. When the day ends, the archive releases the seed, the key, every tile and the whole log, so an auditor can regenerate the field, check every tile against its published hash, check the chain, and replay every verdict: the solution cannot change after play begins.
+`;
+
+/** The full rules, as the resource serves them. */
+export const RULES_TEXT = `${RULES_CORE}\n${RULES_NOTES}`;

@@ -2,9 +2,10 @@ import { McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json";
 import type { ToolContext } from "./context";
 import { registerResources } from "./resources";
+import { SERVER_NAME } from "./server-name";
 import { registerTools } from "./tools";
 
-export const SERVER_NAME = "mosaic";
+export { SERVER_NAME };
 export const SERVER_VERSION: string = pkg.version;
 
 /**

@@ -1,10 +1,12 @@
 import { deadError } from "./access";
 import { chooseSeed } from "./seed-choice";
-import { agentId, MAX_SESSIONS, type Agent } from "./seats";
+import { agentId, sessionProblem } from "./agent-id";
+import { MAX_SESSIONS, type Agent } from "./seats";
 import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
 import type { WriteInput } from "./types";
-import { bad, checkLabel, isRecord, MAX_TAGS } from "./validate";
+import { normaliseTags, type Tags } from "./tags";
+import { bad, checkLabel, isRecord } from "./validate";
 
 type JoinInput = Extract<WriteInput, { type: "join" }>;
 
@@ -16,6 +18,7 @@ type JoinInput = Extract<WriteInput, { type: "join" }>;
 export function join(state: RefereeState, input: JoinInput, atMs: number): HandlerResult {
   const invalid = checkJoin(input);
   if (invalid) return { ok: false, error: bad(invalid) };
+  const tags = (normaliseTags(input.tags) as { ok: true; tags: Tags }).tags;
   const { seats, board, groups } = state;
   const existing = seats.agent(agentId(input.machineId, input.session));
   const machine = seats.machine(input.machineId);
@@ -41,7 +44,7 @@ export function join(state: RefereeState, input: JoinInput, atMs: number): Handl
     model: input.model,
     harness: input.harness,
     harnessSource: input.harnessSource,
-    tags: [...input.tags],
+    tags,
     verified: input.verified,
     seed,
     joinedAt: atMs,
@@ -60,7 +63,7 @@ export function join(state: RefereeState, input: JoinInput, atMs: number): Handl
       model: input.model,
       harness: input.harness,
       harness_source: input.harnessSource,
-      tags: [...input.tags],
+      tags: { ...tags },
       verified: input.verified,
       seed_tile: seed,
     },
@@ -86,7 +89,6 @@ function checkJoin(input: JoinInput): string | null {
   if (!isRecord(input)) return "join input must be an object";
   for (const [name, required] of [
     ["machineId", true],
-    ["session", true],
     ["name", false],
     ["model", false],
     ["harness", false],
@@ -95,12 +97,13 @@ function checkJoin(input: JoinInput): string | null {
     if (e) return e.message;
   }
   if ((input.machineId as string).includes("/")) return "machineId must not contain '/' (agent ids are <machine_id>/<session>)";
+  const session = sessionProblem(input.session);
+  if (session) return session;
   if (input.harnessSource !== "transport" && input.harnessSource !== "argument" && input.harnessSource !== "unknown") {
     return "harnessSource must be transport, argument or unknown";
   }
-  if (!Array.isArray(input.tags) || input.tags.length > MAX_TAGS || input.tags.some((t) => typeof t !== "string" || t.length > 64)) {
-    return `tags must be a list of at most ${MAX_TAGS} strings of at most 64 characters`;
-  }
+  const tags = normaliseTags(input.tags);
+  if (!tags.ok) return tags.message;
   if (typeof input.verified !== "boolean") return "verified must be a boolean";
   return null;
 }

@@ -71,11 +71,13 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
   } else if (agent && !full) {
     scope = "agent";
     listed = agentScopeTiles(state, agent);
+  } else if (board.G > FULL_MAX_G && !full) {
+    return { ok: true, observation: headerView(state, roots) };
   } else {
     if (board.G > FULL_MAX_G) {
       return {
         ok: false,
-        error: bad(`observe without a scope is allowed only on fields with G ≤ ${FULL_MAX_G}; this field has G = ${board.G}: pass {agent} or {rect: [x, y, w, h]}`),
+        error: bad(`a full listing is allowed only on fields with G ≤ ${FULL_MAX_G}; this field has G = ${board.G}: pass {agent} or {rect: [x, y, w, h]}`),
       };
     }
     scope = "full";
@@ -134,6 +136,35 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     }
   }
   return { ok: true, observation };
+}
+
+/**
+ * No scope on a field too large for a full listing (SPEC §4.7, §6): the field's header with no
+ * tiles, and a note naming the scopes. The reference's poll loop (`observe {game_id}` until
+ * `playing`) works on every field this way, and the answer stays small: the agents are those of
+ * the caller's groups (none for a spectator), `agents_total` counts them all.
+ */
+function headerView(state: RefereeState, roots: ReadonlySet<number>): Record<string, unknown> {
+  const { board, rules } = state;
+  return {
+    game_id: state.gameId,
+    status: state.status,
+    revision: state.revision,
+    G: board.G,
+    scope: "header",
+    tiles_total: board.tileCount,
+    grown: state.grown,
+    fog: rules.fog,
+    tiles: [],
+    frontier: perspectiveFrontier(state, roots),
+    known: encodeKnown([], () => 0),
+    agents: agentList(state, scopedAgents(state, [], roots)),
+    agents_total: state.seats.agents.length,
+    totals: totals(state),
+    note:
+      `G = ${board.G} is too large to list every tile (G ≤ ${FULL_MAX_G}): observe {agent} for your area, ` +
+      `or {rect: [x, y, w, h]} (at most ${FULL_MAX_G}×${FULL_MAX_G} cells) for any part of the field`,
+  };
 }
 
 /** Territory + members' seeds, every tile within 24 cells of them, and the frontier, ascending. */

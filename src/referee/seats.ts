@@ -1,4 +1,6 @@
 import { MachineHealth, type HealthSnapshot } from "./health";
+import { agentId } from "./agent-id";
+import { copyTags } from "./tags";
 import type { SeatDetails } from "./types";
 
 /** At most this many distinct sessions per machine per field, counted over the day (SPEC §4.1). */
@@ -100,7 +102,7 @@ export class Seats {
 
   snapshot(): { agents: Agent[]; machines: MachineSnapshot[] } {
     return {
-      agents: this.agents.map((a) => ({ ...a, tags: [...a.tags] })),
+      agents: this.agents.map((a) => ({ ...a, tags: copyTags(a.tags) })),
       machines: this.machines.map((m) => ({ ...m, sessions: [...m.sessions], agents: [...m.agents], health: m.health.snapshot() })),
     };
   }
@@ -114,7 +116,7 @@ export class Seats {
     });
     s.agents.forEach((a, i) => {
       if (a.index !== i || !seats.machines[a.machine]) throw new Error(`agent ${i} is malformed`);
-      seats.agents.push({ ...a, tags: [...a.tags] });
+      seats.agents.push({ ...a, tags: copyTags(a.tags) });
       seats.agentById.set(a.id, i);
     });
     return seats;
@@ -129,6 +131,4 @@ export class Seats {
   }
 }
 
-export function agentId(machineId: string, session: string): string {
-  return `${machineId}/${session}`;
-}
+export { agentId };

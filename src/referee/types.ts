@@ -32,6 +32,8 @@ export interface FieldRules {
   fog: boolean;
 }
 
+import type { Tags } from "./tags";
+
 /**
  * What a join records about the agent it seats (SPEC §4.1, §6), besides its machine. (A type, not
  * an interface, so that a join input still counts as a plain record.)
@@ -42,7 +44,8 @@ export type SeatDetails = {
   model: string;
   harness: string;
   harnessSource: "transport" | "argument" | "unknown";
-  tags: string[];
+  /** Free tags, string → string (a join input may still carry the older list form). */
+  tags: Tags;
   verified: boolean;
 };
 

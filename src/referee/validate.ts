@@ -8,7 +8,6 @@ export const MAX_COMMIT_CELLS = 512;
 export const MAX_RETRACT_CELLS = 8192;
 export const MAX_INTENT_CHARS = 160;
 export const MAX_LABEL_CHARS = 200;
-export const MAX_TAGS = 32;
 
 export function bad(message: string): RefereeError {
   return { code: "bad_input", message };

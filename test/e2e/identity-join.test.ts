@@ -15,7 +15,7 @@ beforeAll(async () => {
   gameId = String(started.structuredContent?.game_id);
   for (let i = 0; i < 600; i++) {
     const o = await anonymous.callTool("observe", { game_id: gameId, rect: [0, 0, 1, 1] });
-    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status ?? o.structuredContent?.status;
+    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status;
     if (status === "playing") return;
     await new Promise((r) => setTimeout(r, 100));
   }

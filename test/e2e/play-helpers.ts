@@ -27,7 +27,7 @@ export async function startPlaying(client: McpClient, args: Record<string, unkno
   for (let i = 0; ; i++) {
     const o = await client.callTool("observe", { game_id: started.game_id, rect: [0, 0, 1, 1] });
     expect(o.isError, o.text).toBe(false);
-    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status ?? o.structuredContent?.status;
+    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status;
     if (status === "playing") break;
     expect(status).toBe("generating");
     if (i > 600) throw new Error("generation did not finish");

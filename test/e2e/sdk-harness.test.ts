@@ -14,7 +14,7 @@ async function player(base: string, flavour: ClientFlavour, clientInfo: { name: 
 async function untilPlaying(client: McpClient, gameId: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const o = await client.callTool("observe", { game_id: gameId, rect: [0, 0, 1, 1] });
-    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status ?? o.structuredContent?.status;
+    const status = (o.structuredContent?.observation as { status?: string } | undefined)?.status;
     if (status === "playing") return;
     await new Promise((r) => setTimeout(r, 100));
   }

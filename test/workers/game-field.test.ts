@@ -38,7 +38,7 @@ describe("field object: generation", () => {
     expect(observation.tiles.map((t) => [t.id, t.x0, t.w, t.m])).toEqual(field.tiles.map((t) => [t.id, t.x0, t.w, t.m]));
   });
 
-  it("answers observe with generating and elapsed seconds, and refuses joins, until generated", async () => {
+  it("answers observe with the observation {game_id, status: generating, seconds, revision: 0}, and refuses joins, until generated", async () => {
     const gameId = uniqueId("gen");
     const raw = env.FIELDS.getByName(gameId);
     const stub = fieldApi(raw);
@@ -48,12 +48,13 @@ describe("field object: generation", () => {
     const seen: Array<{ done: number; total: number }> = [];
     for (let i = 0; i < 2000 && (await stub.status()).status === "generating"; i++) {
       const o = await stub.observe({});
-      if (o.ok && o.answer.status === "generating") {
-        expect(o.answer).toMatchObject({ status: "generating", game_id: gameId });
-        expect(typeof o.answer.elapsed_s).toBe("number");
-        // Programs read observe answers under `observation` (SPEC §6.1): the status is there too.
-        expect(o.answer.observation).toEqual({ game_id: gameId, status: "generating", revision: 0, elapsed_s: o.answer.elapsed_s });
-        seen.push(o.answer.progress as { done: number; total: number });
+      const observation = o.ok ? (o.answer.observation as Record<string, unknown>) : undefined;
+      if (observation?.status === "generating") {
+        // Programs read observe answers under `observation` (SPEC §6, §6.1): the reference's shape.
+        expect(Object.keys(o.ok ? o.answer : {})).toEqual(["observation"]);
+        expect(observation).toEqual({ game_id: gameId, status: "generating", seconds: observation.seconds, revision: 0, progress: observation.progress });
+        expect(Number.isInteger(observation.seconds)).toBe(true);
+        seen.push(observation.progress as { done: number; total: number });
         if (seen.length === 1) expect(errorOf(await stub.join(joinArgs(machineId(1)))).code).toBe("generating");
       }
       await new Promise((r) => setTimeout(r, 20));
@@ -306,9 +307,11 @@ describe("field object: damaged storage", () => {
       state.storage.sql.exec("UPDATE events SET input = ? WHERE seq = 2", JSON.stringify({ type: "reveal", machineId: machineId(1), agent: `${machineId(1)}/1`, expectedRevision: 0, tile: 999999, intent: "" }));
     });
     await evictDurableObject(raw);
-    const error = errorOf(await stub.observe({ full: true }));
-    expect(error.code).toBe("failed");
-    expect(error.message).toMatch(/could not be loaded: replay diverged at revision 2/);
+    // observe answers the failure as an observation (SPEC §6), so a poll loop sees it and stops.
+    const failed = ok(await stub.observe({ full: true })).observation as { status: string; error: string; seconds: number };
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/could not be loaded: replay diverged at revision 2/);
+    expect(failed.seconds).toBeGreaterThanOrEqual(0);
     expect(errorOf(await stub.join(joinArgs(machineId(2)))).code).toBe("failed");
     expect(ok(await stub.events(0)).events).toEqual(events);
   });
@@ -321,7 +324,8 @@ describe("registry and expiry", () => {
     let games = await listGames(env);
     const ids = games.map((g) => g.game_id);
     expect(ids.indexOf(b.gameId)).toBeLessThan(ids.indexOf(a.gameId));
-    expect(games.find((g) => g.game_id === b.gameId)).toMatchObject({ status: "playing", G: 11, tiles: b.field.tiles.length, agents: 0, fog: false, grown: 0 });
+    expect(games.find((g) => g.game_id === b.gameId)).toMatchObject({ status: "playing", G: 11, tiles: b.field.tiles.length, agents: [], agents_total: 0, fog: false, grown: 0 });
+    expect(games.find((g) => g.game_id === b.gameId)).not.toHaveProperty("error");
 
     // b gets a player; then both pass their expiry time.
     ok(await b.stub.join(joinArgs(machineId(1))));
@@ -337,11 +341,11 @@ describe("registry and expiry", () => {
     // Registry reports are sent after the answer: poll briefly.
     for (let i = 0; i < 60; i++) {
       games = await listGames(env);
-      if (games.find((g) => g.game_id === b.gameId)?.agents === 1) break;
+      if (games.find((g) => g.game_id === b.gameId)?.agents_total === 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(games.some((g) => g.game_id === a.gameId)).toBe(false);
-    expect(games.find((g) => g.game_id === b.gameId)?.agents).toBe(1);
+    expect(games.find((g) => g.game_id === b.gameId)).toMatchObject({ agents: [`${machineId(1)}/1`], agents_total: 1 });
   });
 
   it("reports a failed generation with its reason", async () => {
@@ -355,7 +359,17 @@ describe("registry and expiry", () => {
     const status = await stub.status();
     expect(status.status).toBe("failed");
     expect(status.failure).toMatch(/generation failed/);
-    expect(errorOf(await stub.observe({})).code).toBe("failed");
+    // observe answers the failure as an observation (the reference's poll loop stops on it); writes are refused.
+    const observed = ok(await stub.observe({}));
+    expect(Object.keys(observed)).toEqual(["observation"]);
+    expect(observed.observation).toEqual({ game_id: gameId, status: "failed", seconds: expect.any(Number), revision: 0, error: status.failure });
     expect(errorOf(await stub.join(joinArgs(machineId(1)))).code).toBe("failed");
+    // list_games names the reason too.
+    let row: Awaited<ReturnType<typeof listGames>>[number] | undefined;
+    for (let i = 0; i < 60 && row?.status !== "failed"; i++) {
+      row = (await listGames(env)).find((g) => g.game_id === gameId);
+      if (row?.status !== "failed") await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(row).toMatchObject({ status: "failed", error: status.failure, agents: [], agents_total: 0 });
   });
 });

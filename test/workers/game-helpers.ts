@@ -36,7 +36,7 @@ export function joinArgs(machine: string, session = "1"): JoinArgs {
     model: "script",
     harness: "vitest",
     harnessSource: "argument",
-    tags: ["test"],
+    tags: { test: "" },
     verified: true,
     issueSecret: false,
   };

@@ -119,20 +119,33 @@ describe("play tools over /mcp", () => {
     expect(startedText.data).toEqual(started.structuredContent);
     const field = await call("start_mosaic", { kind: "field", chunks: 2, chunk_g: 40 });
     expect(field.structuredContent).toMatchObject({ kind: "field", G: 80 });
-    expect(code(await call("start_mosaic", { kind: "scatter", grow: { every_minutes: 5 } }))).toBe("bad_input");
-    expect(code(await call("start_mosaic", { kind: "field", chunks: 3, chunk_g: 120, G: 300, grow: { every_minutes: 5 } }))).toBe("bad_input");
-    // Parameters of another kind are refused, not silently dropped.
-    for (const [args, name] of [
-      [{ kind: "scatter", n: 8 }, "n"],
-      [{ kind: "scatter", chunks: 2 }, "chunks"],
-      [{ kind: "grid", n: 6, chunk_g: 40 }, "chunk_g"],
-      [{ kind: "field", n: 8 }, "n"],
-      [{ kind: "field", chunks: 2, chunk_g: 40, G: 50 }, "G"],
+    // Every argument is accepted with every kind (SPEC §6): those the kind does not use are named in `ignored`.
+    for (const [args, ignored, G] of [
+      [{ kind: "scatter", grow: { every_minutes: 5 } }, ["grow"], 100],
+      [{ kind: "scatter", n: 8 }, ["n"], 100],
+      [{ kind: "scatter", chunks: 2 }, ["chunks"], 100],
+      [{ kind: "grid", n: 6, chunk_g: 40 }, ["chunk_g"], 11],
+      [{ kind: "field", n: 8, chunks: 2, chunk_g: 40 }, ["n"], 80],
+      [{ kind: "field", chunks: 2, chunk_g: 40, G: 50 }, ["G"], 80],
+      [{ kind: "field", chunks: 2, chunk_g: 40, grow: {} }, ["grow"], 80],
+      // A growing field's G is its canvas only from 200 on (else the 1000 default).
+      [{ kind: "field", chunks: 2, chunk_g: 40, G: 150, grow: { every_minutes: 5 } }, ["G"], 1000],
+      // Every default written out, as a reference agent may send them.
+      [{ kind: "scatter", G: 100, n: 14, chunks: 3, chunk_g: 60, rules: { guess: "accept", depth: 0, fog: false }, grow: { every_minutes: 60, frontier_coverage: 0.5 } }, ["n", "chunks", "chunk_g", "grow"], 100],
     ] as const) {
-      const refused = await call("start_mosaic", args);
-      expect(code(refused)).toBe("bad_input");
-      expect(refused.content[0].text).toContain(name);
+      const started = await call("start_mosaic", args);
+      expect(started.isError, started.content[0].text).toBeFalsy();
+      expect(started.structuredContent).toMatchObject({ status: "generating", kind: args.kind, G, ignored });
+      const text = readModelText(started.content[0].text);
+      for (const name of ignored) expect(text.summary).toContain(name);
     }
+    // Nothing ignored: no `ignored` field.
+    expect(started.structuredContent).not.toHaveProperty("ignored");
+    // Out-of-range values are still refused, whether the kind uses them or not.
+    expect(code(await call("start_mosaic", { kind: "field", chunks: 3, chunk_g: 120, G: 300, grow: { every_minutes: 5 } }))).toBe("bad_input");
+    expect(code(await call("start_mosaic", { kind: "scatter", n: 40 }))).toBe("bad_input");
+    expect(code(await call("start_mosaic", { kind: "grid", n: 6, chunks: 1 }))).toBe("bad_input");
+    expect(code(await call("start_mosaic", { kind: "scatter", grow: { every_minutes: 0 } }))).toBe("bad_input");
     const bad = await call("start_mosaic", { kind: "scatter", G: 5 });
     expect(bad.isError).toBe(true);
     // The manifest keeps the seed secret and records the growth policy apart from the engine parameters.

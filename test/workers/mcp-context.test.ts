@@ -58,6 +58,33 @@ describe("per-request tool context: the harness (SPEC §6)", () => {
     expect(without.resolved).toEqual({ name: "unknown", source: "unknown" });
   });
 
+  it("a client named like the server, or with an SDK's default name, identifies nothing: the argument wins, else unknown", async () => {
+    const generic = [
+      "mosaic", // Mastra and OpenAI Agents put the user's label for the server here
+      "MOSAIC",
+      " Mosaic ",
+      "ai-sdk-mcp-client", // Vercel AI SDK's default
+      "@langchain/mcp-adapters", // LangChain.js: its package name for every caller
+      "mcp", // the Python SDK's default
+      "mcp-use",
+      "streamable-http: http://localhost:8787/mcp", // OpenAI Agents without a name
+      "sse: http://localhost:8787/mcp",
+      "mosaic (via mcp-remote 0.15.1)", // mcp-remote wrapping a host that sent the label
+    ];
+    for (const name of generic) {
+      const withArg = await whoami(modernRequest("tools/call", { name: "whoami", arguments: { harness: "my-loop" } }, { client: { name, version: "1.0.0" } }));
+      expect(withArg.transport.source, name).toBe("unknown");
+      expect(withArg.resolved, name).toEqual({ name: "my-loop", source: "argument" });
+      const without = await whoami(modernRequest("tools/call", { name: "whoami", arguments: {} }, { client: { name, version: "1.0.0" } }));
+      expect(without.resolved, name).toEqual({ name: "unknown", source: "unknown" });
+    }
+    // A desktop host behind mcp-remote still names itself; so does any other real harness.
+    for (const name of ["claude-ai (via mcp-remote 0.15.1)", "mosaic-agent", "my-mosaic-bot"]) {
+      const who = await whoami(modernRequest("tools/call", { name: "whoami", arguments: { harness: "typed" } }, { client: { name, version: "3" } }));
+      expect(who.resolved, name).toEqual({ name, version: "3", source: "transport" });
+    }
+  });
+
   it("cleans self-reported names: control characters out, bounded length", async () => {
     const who = await whoami(modernRequest("tools/call", { name: "whoami", arguments: {} }, { client: { name: `evil\n${"x".repeat(300)}`, version: "1" } }));
     expect(who.resolved.name.startsWith("evil x")).toBe(true);

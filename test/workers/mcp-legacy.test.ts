@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RULES_TEXT } from "../../src/mcp/rules";
+import { RULES_CORE, RULES_TEXT } from "../../src/mcp/rules";
 import { initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, parseSse } from "../e2e/harness/mcp-wire";
 import { readModelText } from "../e2e/harness/model-text";
 
@@ -60,7 +60,10 @@ describe("/mcp for 2025-era clients (stateless)", () => {
     const message = await messageOf(await post(legacyRequest("tools/list")));
     const tools = (message.result as { tools: Array<{ name: string; description: string }> }).tools;
     const join = tools.find((t) => t.name === "join");
-    expect(join?.description).toContain(RULES_TEXT);
+    // The play rules ride in join's description (a model may never read a resource); the resource has them all.
+    expect(join?.description).toContain(RULES_CORE);
+    expect(join?.description).toContain("mosaic://rules");
+    expect(RULES_TEXT.startsWith(RULES_CORE)).toBe(true);
     for (const tool of tools.filter((t) => t.name !== "join")) expect(tool.description, tool.name).toContain("mosaic://rules");
   });
 

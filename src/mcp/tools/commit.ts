@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** `commit` (SPEC §4.4): cell values judged in order against the hidden solution. */
 export function registerCommit(server: McpServer, ctx: ToolContext): void {
@@ -11,7 +12,7 @@ export function registerCommit(server: McpServer, ctx: ToolContext): void {
       title: "Commit cells",
       description:
         "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: commitArgs,
+      inputSchema: published(commitArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>

@@ -2,10 +2,11 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { displayName, machineFromBearer, verifyJoinProof } from "../../identity/api";
 import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
-import { RULES_TEXT } from "../rules";
+import { RULES_CORE } from "../rules";
 import type { ErrorCode } from "../../referee/types";
 import { answer, callField, fieldStub } from "./play-common";
 import { joinArgs, type JoinArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** The machine id a development-mode join without identity plays as (MOSAIC_DEV=1 only). */
 const DEV_MACHINE = "m-0000000000000000";
@@ -20,8 +21,9 @@ export function registerJoin(server: McpServer, ctx: ToolContext): void {
       description:
         "Seat an agent (<machine_id>/<session>) on a playing field and get a hidden seed tile. Identity: send 'Authorization: Bearer msc_…' " +
         "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes).\n\n" +
-        RULES_TEXT,
-      inputSchema: joinArgs,
+        RULES_CORE +
+        "More (transport, public log, verifiability): mosaic://rules.",
+      inputSchema: published(joinArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (args) => {
@@ -37,7 +39,7 @@ export function registerJoin(server: McpServer, ctx: ToolContext): void {
           model: args.model ?? "unknown",
           harness: harness.version ? `${harness.name}/${harness.version}` : harness.name,
           harnessSource: harness.source,
-          tags: args.tags ?? [],
+          tags: args.tags ?? {},
           verified: who.verified,
           issueSecret: who.issueSecret,
         });

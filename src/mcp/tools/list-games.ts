@@ -3,6 +3,7 @@ import { z } from "zod";
 import { listGames, type GameSummary } from "../../game/registry";
 import type { ToolContext } from "../context";
 import { toolOk } from "../results";
+import { published } from "./published-schema";
 
 /** How many games the text summary names; the structured answer always has them all. */
 const SUMMARY_GAMES = 5;
@@ -13,8 +14,9 @@ export function registerListGames(server: McpServer, ctx: ToolContext): void {
     "list_games",
     {
       title: "List games",
-      description: "Fields on this server, newest first: game_id, status, revision, G, tiles, grown, fog, agents. Rules: mosaic://rules.",
-      inputSchema: z.object({}),
+      description:
+        "Fields, newest first: game_id, status, revision, G, tiles, grown, fog, agents (first 100 ids), agents_total, error (if failed). Rules: mosaic://rules.",
+      inputSchema: published(z.object({})),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => {
@@ -28,7 +30,7 @@ function summarise(games: GameSummary[]): string {
   if (games.length === 0) return "No games yet.";
   const shown = games
     .slice(0, SUMMARY_GAMES)
-    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents} agent${g.agents === 1 ? "" : "s"}, rev ${g.revision})`)
+    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents_total} agent${g.agents_total === 1 ? "" : "s"}, rev ${g.revision})`)
     .join("; ");
   const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
   return `${games.length} game${games.length === 1 ? "" : "s"}: ${shown}${more}.`;

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { answer, callField, fieldStub, healthText, plural, readerMachine } from "./play-common";
 import { observeArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** `observe` (SPEC §4.7): read-only; on a generating field, its status and elapsed seconds. */
 export function registerObserve(server: McpServer, ctx: ToolContext): void {
@@ -10,8 +11,8 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
     {
       title: "Observe a field",
       description:
-        "Read-only view under structuredContent.observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (G <= 120). Known cells: known.gaps (cumulative sum = cell ids) + known.values. Rules: mosaic://rules.",
-      inputSchema: observeArgs,
+        "Read-only view under observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= 120; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.",
+      inputSchema: published(observeArgs),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
@@ -21,8 +22,9 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
       const query = { agent: args.agent, rect: args.rect, full: args.full, callerMachineId };
       return callField(async () =>
         answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {
-          if (a.status === "generating") return `Field ${args.game_id} is generating (${String(a.elapsed_s)} s so far); poll again.`;
           const o = (a.observation ?? {}) as Record<string, unknown>;
+          if (o.status === "generating") return `Field ${args.game_id} is generating (${String(o.seconds)} s so far); poll observe again until playing.`;
+          if (o.status === "failed") return `Field ${args.game_id} failed: ${String(o.error)}. Start or pick another field.`;
           const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
           const frontier = Array.isArray(o.frontier) ? o.frontier.length : 0;
           const health = o.health as { state?: string } | undefined;

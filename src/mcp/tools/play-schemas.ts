@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_SESSION_CHARS, sessionProblem } from "../../referee/agent-id";
+import { MAX_TAG_VALUE_CHARS, normaliseTags } from "../../referee/tags";
 
 /**
  * Argument schemas of the play tools (SPEC §6, ranges and defaults of §3). Shapes and ranges are
@@ -15,8 +17,8 @@ export const gameId = z
   .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$")
   .describe("From list_games or start_mosaic.");
 
-const agent = z.string().min(3).max(200).describe("Your agent id <machine_id>/<session>, from join.");
-const expectedRevision = z.number().int().min(0).describe("The latest revision you saw (conflict if a tile you touch changed since).");
+const agent = z.string().min(3).max(200).describe("Your agent id, from join.");
+const expectedRevision = z.number().int().min(0).describe("The latest revision you saw.");
 const intent = z.string().max(MAX_INTENT).default("").describe("One line (<= 160 chars), shown publicly.");
 const agentSecret = z
   .string()
@@ -57,6 +59,38 @@ const cellPair = z
   })
   .transform((pair) => pair as [number, 0 | 1]);
 
+/**
+ * `session` (SPEC §6.1): 1..24 printable characters (spaces and non-ASCII too), not `/`. The
+ * length counts characters, as JSON Schema's maxLength does, so the check is the referee's own.
+ */
+const sessionArg = z
+  .string()
+  .superRefine((s, ctx) => {
+    const problem = sessionProblem(s);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .meta({ minLength: 1, maxLength: MAX_SESSION_CHARS })
+  .default("1")
+  .describe("1..24 printable chars, not / (default \"1\"); same session = same agent.");
+
+/**
+ * `tags` (SPEC §6.1): an object of string → string, as the reference takes; a list of strings is
+ * accepted too (each a tag with the value ""). Published as an object; checked by the referee's rule.
+ */
+const tagsArg = z
+  .preprocess(
+    (v) => (Array.isArray(v) && v.every((t) => typeof t === "string") ? Object.fromEntries(v.map((t) => [t, ""])) : v),
+    z
+      .object({})
+      .catchall(z.string().max(MAX_TAG_VALUE_CHARS))
+      .superRefine((tags, ctx) => {
+        const normal = normaliseTags(tags);
+        if (!normal.ok) ctx.addIssue({ code: "custom", message: normal.message });
+      }),
+  )
+  .optional()
+  .describe("Labels, e.g. {\"team\":\"blue\"}.");
+
 export const startMosaicArgs = z.object({
   kind: z.enum(["scatter", "grid", "field"]).default("scatter").describe("scatter (default), grid or field."),
   G: z.number().int().min(6).max(1000).optional().describe("Side in cells: scatter 6..1000 (100); grid: G-1 a multiple of n-1 (default 2 tiles a side); field: derived, or the canvas (>= 200, default 1000) with grow."),
@@ -82,14 +116,14 @@ export const startMosaicArgs = z.object({
 
 export const joinArgs = z.object({
   game_id: gameId,
-  session: z.string().regex(/^[\x21-\x7e]{1,64}$/, "session: 1-64 printable ASCII characters without spaces").default("1"),
+  session: sessionArg,
   machine_id: z.string().max(64).optional().describe("Proof join only (no bearer token): your machine id."),
   public_key: z.string().max(400).optional().describe("Proof join only: your ed25519 public key (raw base64)."),
   proof: z.string().max(200).optional().describe("Proof join only: signature over mosaic-join|<game_id>|<public_key>|<unix minute>|<session>."),
   name: z.string().max(60).optional().describe("Display name until you set one with your key."),
   model: z.string().max(100).optional().describe("Your model, self-reported."),
   harness: z.string().max(100).optional().describe("Your harness, if your client does not identify itself."),
-  tags: z.array(z.string().max(40)).max(16).optional(),
+  tags: tagsArg,
 });
 
 export const observeArgs = z.object({

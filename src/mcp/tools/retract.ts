@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { playWrite } from "./play-common";
 import { retractArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** `retract` (SPEC §4.6): withdraws cells the caller's machine committed. */
 export function registerRetract(server: McpServer, ctx: ToolContext): void {
@@ -11,7 +12,7 @@ export function registerRetract(server: McpServer, ctx: ToolContext): void {
       title: "Retract cells",
       description:
         "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: retractArgs,
+      inputSchema: published(retractArgs),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args) =>

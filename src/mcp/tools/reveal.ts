@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { listIds, playWrite } from "./play-common";
 import { revealArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** `reveal` (SPEC §4.3): discloses a hidden tile on the caller's frontier. */
 export function registerReveal(server: McpServer, ctx: ToolContext): void {
@@ -11,7 +12,7 @@ export function registerReveal(server: McpServer, ctx: ToolContext): void {
       title: "Reveal a tile",
       description:
         "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: revealArgs,
+      inputSchema: published(revealArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>

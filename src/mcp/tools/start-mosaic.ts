@@ -7,6 +7,7 @@ import type { ToolContext } from "../context";
 import { toolError } from "../results";
 import { answer, callField, fieldStub } from "./play-common";
 import { startMosaicArgs, type StartMosaicArgs } from "./play-schemas";
+import { published } from "./published-schema";
 
 /** `start_mosaic` (SPEC §6): creates a field and answers at once; generation runs in the field's object. */
 export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
@@ -16,8 +17,8 @@ export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
     {
       title: "Start a field",
       description:
-        "Create a new field; answers at once with game_id and status generating (poll observe until playing, then join). Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
-      inputSchema: startMosaicArgs,
+        "Create a new field; answers at once with game_id and status generating (poll observe {game_id} until playing, then join). Every argument is accepted with every kind; unused ones are listed in ignored. Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
+      inputSchema: published(startMosaicArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     async (args) => {
@@ -28,58 +29,64 @@ export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
       return callField(async () => {
         const outcome = await fieldStub(ctx.env, gameId).create({ gameId, params: plan.params, rules: plan.rules, G: plan.G, seed, grow: plan.grow });
         const spectator_url = `${new URL(ctx.request.url).origin}/?game=${gameId}`;
+        const ignored = plan.ignored.length > 0 ? { ignored: plan.ignored } : {};
         return answer(
-          outcome.ok ? { ok: true, answer: { game_id: gameId, status: "generating", kind: args.kind, G: plan.G, spectator_url } } : outcome,
-          (a) => `Started ${a.kind} field ${a.game_id} (G=${a.G}): generating. Poll observe {game_id} until status is playing, then join. Watch: ${a.spectator_url}`,
+          outcome.ok ? { ok: true, answer: { game_id: gameId, status: "generating", kind: args.kind, G: plan.G, spectator_url, ...ignored } } : outcome,
+          (a) =>
+            `Started ${a.kind} field ${a.game_id} (G=${a.G}): generating. Poll observe {game_id} until status is playing, then join. Watch: ${a.spectator_url}` +
+            (plan.ignored.length > 0 ? ` Ignored (not used by ${a.kind}): ${plan.ignored.join(", ")}.` : ""),
         );
       });
     },
   );
 }
 
-export type FieldPlan = { ok: true; params: FieldShape; rules: FieldRules; G: number; grow?: GrowPolicy } | { ok: false; message: string };
+export type FieldPlan =
+  | { ok: true; params: FieldShape; rules: FieldRules; G: number; grow?: GrowPolicy; ignored: IgnorableArg[] }
+  | { ok: false; message: string };
+
+/** The arguments that apply to some kinds only; named in `ignored` when given to another. */
+const IGNORABLE = ["G", "n", "chunks", "chunk_g", "grow"] as const;
+type IgnorableArg = (typeof IGNORABLE)[number];
 
 /**
- * Applies the defaults of SPEC §3. The engine's own parameter resolution decides the side and
- * the cross-field constraints (grid G-1 a multiple of n-1, canvas size), so edge and engine agree.
+ * Applies the defaults of SPEC §3. Every argument is accepted with every kind, as the reference
+ * does: one that does not apply is ignored and named (SPEC §6), while values out of range are
+ * still refused (by the schema, or by the engine's own parameter resolution, which decides the
+ * side and the cross-field constraints so that edge and engine agree).
  */
 export function planField(args: StartMosaicArgs): FieldPlan {
-  const grow = args.grow && (args.grow.every_minutes !== undefined || args.grow.frontier_coverage !== undefined) ? args.grow : undefined;
-  if (grow && args.kind !== "field") return { ok: false, message: "grow applies to kind field only" };
-  const foreign = foreignParams(args, grow !== undefined);
-  if (foreign.length > 0) return { ok: false, message: `${args.kind}: ${foreign.join(", ")} ${foreign.length === 1 ? "does" : "do"} not apply (${KIND_PARAMS[args.kind]})` };
+  const growing = args.kind === "field" && args.grow !== undefined && (args.grow.every_minutes !== undefined || args.grow.frontier_coverage !== undefined);
+  const grow = growing ? args.grow : undefined;
+  const applies: Record<IgnorableArg, boolean> = {
+    // A growing field's G is its canvas, taken when >= 200 (else the 1000 default, SPEC §3).
+    G: args.kind !== "field" || (growing && args.G !== undefined && args.G >= 200),
+    n: args.kind === "grid",
+    chunks: args.kind === "field",
+    chunk_g: args.kind === "field",
+    grow: growing,
+  };
+  const ignored = IGNORABLE.filter((k) => args[k] !== undefined && !applies[k]);
+  const G = applies.G ? args.G : undefined;
   const rules: FieldRules = {
     guess: args.rules?.guess ?? "accept",
     depth: (args.rules?.depth ?? 0) as 0 | 1 | 2,
-    fog: args.rules?.fog ?? grow !== undefined,
+    fog: args.rules?.fog ?? growing,
   };
   const params: FieldShape =
     args.kind === "scatter"
-      ? { kind: "scatter", G: args.G ?? 100 }
+      ? { kind: "scatter", G: G ?? 100 }
       : args.kind === "grid"
-        ? { kind: "grid", n: args.n ?? 14, ...(args.G !== undefined ? { G: args.G } : {}) }
-        : { kind: "field", chunks: args.chunks ?? 3, chunk_g: args.chunk_g ?? 60, ...(grow ? { grow: true, ...(args.G !== undefined ? { G: args.G } : {}) } : {}) };
+        ? { kind: "grid", n: args.n ?? 14, ...(G !== undefined ? { G } : {}) }
+        : { kind: "field", chunks: args.chunks ?? 3, chunk_g: args.chunk_g ?? 60, ...(growing ? { grow: true, ...(G !== undefined ? { G } : {}) } : {}) };
   try {
     const resolved = resolveParams({ ...params, seed: "" });
-    const withG: FieldShape = args.kind === "field" && !grow ? params : { ...params, G: resolved.G };
-    return grow ? { ok: true, params: withG, rules, G: resolved.G, grow } : { ok: true, params: withG, rules, G: resolved.G };
+    const withG: FieldShape = args.kind === "field" && !growing ? params : { ...params, G: resolved.G };
+    const plan = { ok: true as const, params: withG, rules, G: resolved.G, ignored };
+    return grow ? { ...plan, grow } : plan;
   } catch (err) {
     return { ok: false, message: `${args.kind}: ${err instanceof Error ? err.message : String(err)}` };
   }
-}
-
-/** What each kind takes (SPEC §3); anything else would be silently dropped, so it is refused. */
-const KIND_PARAMS = {
-  scatter: "scatter takes G",
-  grid: "grid takes n and G",
-  field: "field takes chunks and chunk_g; G only as the canvas of a growing field",
-} as const;
-
-function foreignParams(args: StartMosaicArgs, growing: boolean): string[] {
-  const given = (["G", "n", "chunks", "chunk_g"] as const).filter((k) => args[k] !== undefined);
-  const allowed: ReadonlyArray<string> =
-    args.kind === "scatter" ? ["G"] : args.kind === "grid" ? ["G", "n"] : growing ? ["G", "chunks", "chunk_g"] : ["chunks", "chunk_g"];
-  return given.filter((k) => !allowed.includes(k));
 }
 
 function randomSeed(): string {

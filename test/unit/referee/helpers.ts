@@ -19,7 +19,7 @@ export function makeReferee(field: Field, rules: Partial<FieldRules> = {}, forci
 }
 
 export function joinInput(machineId: string, session = "1"): WriteInput {
-  return { type: "join", machineId, session, name: `${machineId} bot`, model: "test-model", harness: "vitest", harnessSource: "argument", tags: [], verified: true };
+  return { type: "join", machineId, session, name: `${machineId} bot`, model: "test-model", harness: "vitest", harnessSource: "argument", tags: {}, verified: true };
 }
 
 /** Apply and insist on success; returns the answer. */

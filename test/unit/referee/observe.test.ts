@@ -59,20 +59,34 @@ describe("observe (SPEC §4.7)", () => {
     expect(decodeKnown(o.known)).toEqual(all.ids.map((c, i) => [c, Number(all.values[i])]));
   });
 
-  it("no scope on a field with G > 120 is refused with a clear message", () => {
+  it("no scope on a field with G > 120 answers the header and a note naming the scopes; full: true is refused", () => {
     const field = buildField(121, [
       { x0: 0, y0: 0, w: 4, h: 4 },
       { x0: 100, y0: 100, w: 4, h: 4 },
     ]);
     const ref = makeReferee(field);
-    for (const q of [{}, { full: true }]) {
-      const r = ref.observe(q);
-      expect(r.ok).toBe(false);
-      if (!r.ok) {
-        expect(r.error.code).toBe("bad_input");
-        expect(r.error.message).toContain("G ≤ 120");
-        expect(r.error.message).toContain("{agent}");
-      }
+    const a = ok(ref, joinInput("m-a")).agent as string;
+    ok(ref, joinInput("m-b"));
+    const header = observation(ref, {});
+    expect(header).toMatchObject({ game_id: "test-game", status: "playing", revision: ref.revision, G: 121, scope: "header", tiles_total: 2, grown: 0, fog: false });
+    expect(header.tiles).toEqual([]);
+    expect(header.known).toEqual({ gaps: [], values: "" });
+    expect(header.totals).toEqual(ref.totals());
+    expect(header.agents_total).toBe(2);
+    // A spectator's header lists nobody (it stays small on a busy field); a seated caller's, its own group.
+    expect(header.agents).toEqual([]);
+    expect(header.frontier).toEqual([]);
+    expect(header.note).toMatch(/\{agent\}/);
+    expect(header.note).toMatch(/\{rect: \[x, y, w, h\]\}/);
+    const mine = observation(ref, { callerMachineId: "m-a" });
+    expect((mine.agents as Array<{ id: string }>).map((x) => x.id)).toEqual([a]);
+    expect(mine.frontier).toEqual([ref.agents()[0].seed_tile]);
+    const full = ref.observe({ full: true });
+    expect(full.ok).toBe(false);
+    if (!full.ok) {
+      expect(full.error.code).toBe("bad_input");
+      expect(full.error.message).toContain("G ≤ 120");
+      expect(full.error.message).toContain("{agent}");
     }
     const rect = observation(ref, { rect: [90, 90, 20, 20] });
     expect(rect.tiles.map((t) => t.id)).toEqual([1]);

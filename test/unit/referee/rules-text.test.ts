@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RULES_TEXT } from "../../../src/mcp/rules";
+import { RULES_CORE, RULES_TEXT } from "../../../src/mcp/rules";
 import { DEATH_MIN_WINDOW, DEATH_SHORT_WRONG, HEALTH_WINDOW } from "../../../src/referee/health";
 import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../../../src/referee/validate";
 
@@ -9,35 +9,57 @@ import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../../../
  */
 describe("rules text matches the referee", () => {
   it("names every ignore reason of commit and retract, every forcing rule and the answer fields", () => {
-    for (const reason of ["duplicate", "hole", "given", "known", "not_revealed", "off_frontier"]) expect(RULES_TEXT).toContain(reason);
-    for (const reason of ["unknown", "solved", "other_machine"]) expect(RULES_TEXT).toContain(reason);
-    for (const rule of ["run", "balance", "unique", "bifurcation"]) expect(RULES_TEXT).toContain(rule);
+    for (const reason of ["duplicate", "hole", "given", "known", "not_revealed", "off_frontier"]) expect(RULES_CORE).toContain(reason);
+    for (const reason of ["unknown", "solved", "other_machine"]) expect(RULES_CORE).toContain(reason);
+    for (const rule of ["run", "balance", "unique", "bifurcation"]) expect(RULES_CORE).toContain(rule);
     for (const field of ["accepted", "rejected", "ignored", "unevaluated", "meets", "reward", "frontier", "seam", "known.gaps", "known.values"]) {
-      expect(RULES_TEXT).toContain(field);
+      expect(RULES_CORE).toContain(field);
     }
   });
 
   it("states the limits the referee enforces", () => {
-    expect(RULES_TEXT).toContain(`up to ${MAX_COMMIT_CELLS}`);
-    expect(RULES_TEXT).toContain(`up to ${MAX_RETRACT_CELLS}`);
-    expect(RULES_TEXT).toContain(`<= ${MAX_INTENT_CHARS} chars`);
-    expect(RULES_TEXT).toContain(`last ${HEALTH_WINDOW.toLocaleString("en")}`);
-    expect(RULES_TEXT).toContain(`${DEATH_SHORT_WRONG} wrong`);
-    expect(RULES_TEXT).toContain(`${DEATH_MIN_WINDOW} cells`);
-    expect(RULES_TEXT).toMatch(/1\.5 %/);
-    expect(RULES_TEXT).toMatch(/4 %/);
-    expect(RULES_TEXT).toContain("120x120");
+    expect(RULES_CORE).toContain(`up to ${MAX_COMMIT_CELLS}`);
+    expect(RULES_CORE).toContain(`up to ${MAX_RETRACT_CELLS}`);
+    expect(RULES_CORE).toContain(`<= ${MAX_INTENT_CHARS} chars`);
+    expect(RULES_CORE).toContain(`last ${HEALTH_WINDOW.toLocaleString("en")}`);
+    expect(RULES_CORE).toContain(`${DEATH_SHORT_WRONG} wrong`);
+    expect(RULES_CORE).toContain(`${DEATH_MIN_WINDOW} cells`);
+    expect(RULES_CORE).toMatch(/1\.5 %/);
+    expect(RULES_CORE).toMatch(/4 %/);
+    expect(RULES_CORE).toContain("120x120");
   });
 
   it("defines forced exactly: revealed tiles only, the cells known just before, earlier cells of the batch included", () => {
-    expect(RULES_TEXT).toMatch(/revealed tiles/);
-    expect(RULES_TEXT).toMatch(/just before/);
-    expect(RULES_TEXT).toMatch(/same batch/);
-    expect(RULES_TEXT).toMatch(/depth/);
+    expect(RULES_CORE).toMatch(/revealed tiles/);
+    expect(RULES_CORE).toMatch(/just before/);
+    expect(RULES_CORE).toMatch(/same batch/);
+    expect(RULES_CORE).toMatch(/depth/);
   });
 
   it("explains that a dying batch stops and that a rejected guess costs no health", () => {
-    expect(RULES_TEXT).toMatch(/stops at the (cell|killing cell)/);
-    expect(RULES_TEXT).toMatch(/guess[^.]*no health effect/);
+    expect(RULES_CORE).toMatch(/stops at the (cell|killing cell)/);
+    expect(RULES_CORE).toMatch(/guess[^.]*no health effect/);
+  });
+
+  it("states what an agent of the reference relies on (SPEC §4.1, §4.7, §5, §6, §7, §9)", () => {
+    // In join's description too: the answer shapes and the poll loop.
+    expect(RULES_CORE).toMatch(/seed_tile, the id of a hidden tile far from every other agent's seed and territory/);
+    expect(RULES_CORE).toMatch(/shape, cells and m are public before it is revealed \(outside fog\)/);
+    expect(RULES_CORE).toMatch(/Fog is on by default for growing fields/);
+    expect(RULES_CORE).toMatch(/ends only when a growth finds no room/);
+    expect(RULES_CORE).toMatch(/writing code to deduce is allowed/i);
+    expect(RULES_CORE).toMatch(/commit the cells propagation forces before the others/);
+    expect(RULES_CORE).toMatch(/poll observe \{game_id\} until status is playing/);
+    expect(RULES_CORE).toMatch(/summary, a newline, then the compact JSON of structuredContent/);
+    expect(RULES_CORE).toMatch(/1\.\.24 printable characters, not \//);
+    // In the resource: transport and verifiability.
+    expect(RULES_TEXT).toContain(RULES_CORE);
+    expect(RULES_TEXT).toMatch(/statelessly/);
+    expect(RULES_TEXT).toMatch(/no Mcp-Session-Id/);
+    expect(RULES_TEXT).toMatch(/rejected cells are recorded without their value/);
+    expect(RULES_TEXT).toMatch(/seed_commit/);
+    expect(RULES_TEXT).toMatch(/archive/);
+    expect(RULES_TEXT).toMatch(/auditor/);
+    expect(RULES_TEXT).toMatch(/listed in ignored/);
   });
 });

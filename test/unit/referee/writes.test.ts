@@ -1,8 +1,27 @@
 import { describe, expect, it } from "vitest";
+import type { WriteInput } from "../../../src/referee/types";
 import { chainField, gridField, scatterField } from "./fixtures";
 import { commit, expectError, honestStep, joinInput, makeReferee, ok, retract, reveal, T0, unknownCellsOf } from "./helpers";
 
 describe("join (SPEC §4.1)", () => {
+  it("seats sessions with spaces and non-ASCII (1..24 characters, counted as characters), and keeps tags as an object", () => {
+    const ref = makeReferee(scatterField());
+    for (const session of ["my session", "café ☕", "😀".repeat(24), "x".repeat(24), "東京 2"]) {
+      const r = ref.apply(joinInput(`m-${session.length}`, session), T0);
+      expect(r.ok, session).toBe(true);
+      if (r.ok) expect(r.answer.agent).toBe(`m-${session.length}/${session}`);
+    }
+    const withTags = (machine: string, tags: unknown) => ({ ...joinInput(machine, machine), tags }) as WriteInput;
+    const tagged = ref.apply(withTags("m-t", { team: "blue", empty: "" }), T0);
+    expect(tagged.ok).toBe(true);
+    if (tagged.ok) expect(tagged.event?.tags).toEqual({ team: "blue", empty: "" });
+    // The list form (earlier logs, and agents that send one) reads each tag with the value "".
+    const listed = ref.apply(withTags("m-l", ["fast", "v2"]), T0);
+    expect(listed.ok && listed.event?.tags).toEqual({ fast: "", v2: "" });
+    const proto = ref.apply(withTags("m-p", ["__proto__"]), T0);
+    expect(proto.ok && Object.keys(proto.event?.tags as object)).toEqual(["__proto__"]);
+  });
+
   it("answers the §6.1 shape and raises the revision", () => {
     const field = scatterField();
     const ref = makeReferee(field);

@@ -1,0 +1,34 @@
+// The arguments `npm start` gives `wrangler dev`: the defaults of a local run, each of which the
+// user's own arguments (or the PORT and IP environment variables) replace instead of repeating.
+// Wrangler refuses an option given twice, so a default is added only when the user gave none.
+
+export const DEFAULT_PORT = "8787";
+export const DEFAULT_IP = "127.0.0.1";
+export const DEFAULT_STATE = ".wrangler/state";
+
+/** True when `args` sets the option `--name`, as `--name value` or `--name=value`. */
+function hasOption(args: readonly string[], name: string): boolean {
+  return args.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+}
+
+/**
+ * `wrangler dev` arguments for `npm start [-- user args]`: `--local`, `--ip`, `--port` and
+ * `--persist-to` as defaults, then the user's arguments unchanged. Throws on a PORT that is not
+ * a port number, so a typo is reported instead of wrangler picking something else.
+ */
+export function devArgs(userArgs: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const defaults: string[] = [];
+  if (!hasOption(userArgs, "local") && !hasOption(userArgs, "remote")) defaults.push("--local");
+  if (!hasOption(userArgs, "ip")) defaults.push("--ip", env.IP?.trim() || DEFAULT_IP);
+  if (!hasOption(userArgs, "port")) defaults.push("--port", portFrom(env.PORT));
+  if (!hasOption(userArgs, "persist-to")) defaults.push("--persist-to", DEFAULT_STATE);
+  return ["dev", ...defaults, ...userArgs];
+}
+
+function portFrom(value: string | undefined): string {
+  const text = value?.trim();
+  if (!text) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) throw new Error(`PORT must be a port number (1-65535), got ${JSON.stringify(value)}`);
+  return String(port);
+}
