@@ -159,7 +159,7 @@ export async function syntheticDay(o: SyntheticDayOptions): Promise<SyntheticDay
       model: MODELS[i % MODELS.length],
       harness: HARNESSES[i % HARNESSES.length],
       harnessSource: i % 3 === 0 ? "transport" : "argument",
-      tags: i % 2 === 0 ? ["synthetic", `team-${i % 4}`] : [],
+      tags: i % 2 === 0 ? { synthetic: "", team: String(i % 4) } : {},
       verified: true,
     });
     if (answer) agents.push(answer.agent as string);

@@ -103,7 +103,7 @@ export function loggedInput(e: ArchiveEvent, field: Field, revision: number): Lo
         model: e.model as string,
         harness: e.harness as string,
         harnessSource: e.harness_source as "transport" | "argument" | "unknown",
-        tags: e.tags as string[],
+        tags: e.tags as Record<string, string>,
         verified: e.verified as boolean,
       };
     case "reveal":

@@ -70,7 +70,7 @@ export function playDay(whole: Field, opts: DayOptions, afterEvent?: (ref: Refer
     const seated = referee.agents().map((a) => String(a.id));
     if (seated.length < 3 || rnd(30) === 0) {
       const m = machines[rnd(machines.length)];
-      write({ type: "join", machineId: m, session: String(1 + rnd(3)), name: `${m} bot`, model: ["alpha", "beta"][rnd(2)], harness: ["h1", "h2"][rnd(2)], harnessSource: "argument", tags: rnd(2) ? ["fast"] : [], verified: true });
+      write({ type: "join", machineId: m, session: String(1 + rnd(3)), name: `${m} bot`, model: ["alpha", "beta"][rnd(2)], harness: ["h1", "h2"][rnd(2)], harnessSource: "argument", tags: rnd(2) ? { fast: "" } : {}, verified: true });
       continue;
     }
     const agent = seated[rnd(seated.length)];
