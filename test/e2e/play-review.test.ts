@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Field } from "../../src/engine/types";
 import { connectClient, type McpClient, type ToolCallResult } from "./harness/mcp-clients";
+import { RULES_CORE } from "../../src/mcp/rules";
 import { readModelText } from "./harness/model-text";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
@@ -78,7 +79,9 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       for (const t of tools.filter((t) => t.name !== "join")) expect(t.description).toContain("mosaic://rules");
       const [rules] = await client.readResource("mosaic://rules");
       expect(rules.mimeType).toBe("text/plain");
-      expect(join.description).toContain(rules.text!);
+      // The play rules ride in join's description; the resource has them plus the notes read once.
+      expect(join.description).toContain(RULES_CORE);
+      expect(rules.text!.startsWith(RULES_CORE)).toBe(true);
     } finally {
       await client.close();
     }

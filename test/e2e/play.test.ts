@@ -22,8 +22,13 @@ describe("play over MCP", () => {
       const o = await callToolStructured<{ observation: { status: string; totals: { solved: number; reward: number } } }>(host.client, "observe", { game_id: gameId, rect: [0, 0, 1, 1] });
       expect(o.observation.status).toBe("solved");
       expect(o.observation.totals.solved).toBe(field.tiles.length);
-      const listed = await callToolStructured<{ games: Array<{ game_id: string; status: string; agents: number; tiles: number }> }>(host.client, "list_games");
-      expect(listed.games.find((g) => g.game_id === gameId)).toMatchObject({ status: "solved", agents: team.seats.length, tiles: field.tiles.length });
+      const listed = await callToolStructured<{ games: Array<{ game_id: string; status: string; agents: string[]; agents_total: number; tiles: number }> }>(host.client, "list_games");
+      expect(listed.games.find((g) => g.game_id === gameId)).toMatchObject({
+        status: "solved",
+        agents: team.seats.map((s) => s.agent),
+        agents_total: team.seats.length,
+        tiles: field.tiles.length,
+      });
     } finally {
       await team.close();
     }

@@ -66,7 +66,9 @@ describe("verifyJoinProof", () => {
     const cases: [Partial<typeof good>, RegExp][] = [
       [{ gameId: "bad id!" }, /game_id/],
       [{ session: "" }, /session/],
-      [{ session: "a b" }, /session/],
+      [{ session: "a/b" }, /session/],
+      [{ session: "x".repeat(25) }, /session/],
+      [{ session: "a\nb" }, /session/],
       [{ machineId: "m-XYZ" }, /machine_id must be/],
       [{ publicKey: "AAAA" }, /malformed public key/],
     ];
