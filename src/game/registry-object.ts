@@ -68,6 +68,11 @@ export class RegistryObject extends DurableObject<Env> {
         ...(r.error !== null ? { error: r.error } : {}),
       }));
   }
+
+  /** Whether a field with this id exists here (routes ask before touching a field object). */
+  has(gameId: string): boolean {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM games WHERE game_id = ?", gameId).one().n > 0;
+  }
 }
 
 /** A stored JSON list of agent ids (never trusted blindly: a bad value lists none). */
@@ -77,10 +82,5 @@ function agentIds(json: string): string[] {
     return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
   } catch {
     return [];
-  }
-
-  /** Whether a field with this id exists here (routes ask before touching a field object). */
-  has(gameId: string): boolean {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM games WHERE game_id = ?", gameId).one().n > 0;
   }
 }

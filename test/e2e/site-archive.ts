@@ -35,7 +35,7 @@ export async function makeArchive(day = "2026-11-30"): Promise<{ text: string; d
   };
   const agents: string[] = [];
   for (const m of ["m-1111111111111111", "m-2222222222222222", "m-3333333333333333"]) {
-    write({ type: "join", machineId: m, session: "1", name: `bot ${m.slice(2, 5)}`, model: "model-a", harness: "harness-b", harnessSource: "argument", tags: ["replay"], verified: true });
+    write({ type: "join", machineId: m, session: "1", name: `bot ${m.slice(2, 5)}`, model: "model-a", harness: "harness-b", harnessSource: "argument", tags: { replay: "" }, verified: true });
     agents.push(`${m}/1`);
   }
   for (let round = 0; round < 80; round++) {
