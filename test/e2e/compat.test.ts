@@ -205,14 +205,14 @@ describe("reference compatibility: arguments and answers (SPEC §6, §6.1)", () 
     const revealed = await ok(host.client, "reveal", { game_id: gameId, agent, expected_revision: joined.revision, tile: joined.seed_tile, intent: "reveal my seed" }, REVEAL);
     expect(revealed.tile).toBe(seedTile);
 
-    // Commit: one wrong cell (rejected with its true value) and all but one of the other unknown cells.
+    // Commit: one wrong cell (rejected, with the value sent) and all but one of the other unknown cells.
     const known = new Set([...(revealed.givens as number[][]), ...(revealed.seam as number[][])].map(([c]) => c));
     const open = tileCells(field, seedTile).filter(([c]) => !known.has(c));
     expect(open.length).toBeGreaterThan(2);
     const [wrongCell, ...rest] = open;
     const batch: Array<[number, number]> = [[wrongCell[0], 1 - wrongCell[1]], ...rest.slice(0, -1)];
     const committed = await ok(host.client, "commit", { game_id: gameId, agent, expected_revision: revealed.revision, cells: batch, intent: "one wrong, then the truth" }, COMMIT);
-    expect(committed.rejected).toEqual([{ id: wrongCell[0], reason: "wrong", v: wrongCell[1] }]);
+    expect(committed.rejected).toEqual([{ id: wrongCell[0], reason: "wrong", v: 1 - wrongCell[1] }]);
     expect((committed.accepted as unknown[]).length).toBe(rest.length - 1);
     expect(committed.solved).toEqual([]);
 
