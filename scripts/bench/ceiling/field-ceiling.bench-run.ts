@@ -34,7 +34,7 @@ it("one field object: writes per second with 16 writers and 48-cell commits", as
   const deadline = { at: Number.POSITIVE_INFINITY };
   const writer = async (w: number) => {
     const machineId = `m-${(0xc0 + w).toString(16).padStart(16, "0")}`;
-    const joined = ok(await stub.join({ machineId, session: "1", name: `w${w}`, model: "bench", harness: "bench", harnessSource: "argument", tags: [], verified: true, issueSecret: false }));
+    const joined = ok(await stub.join({ machineId, session: "1", name: `w${w}`, model: "bench", harness: "bench", harnessSource: "argument", tags: {}, verified: true, issueSecret: false }));
     const agent = String(joined.agent);
     let revision = Number(joined.revision);
     const done = new Set<number>();
