@@ -173,6 +173,8 @@ describe("reference compatibility: arguments and answers (SPEC §6, §6.1)", () 
     expect(header.tiles_total).toBeGreaterThan(10);
     expect(header.note).toMatch(/\{agent\}/);
     expect(header.note).toMatch(/\{rect/);
+    const headerText = readModelText((await call(spectator, "observe", { game_id: large.game_id })).text).summary;
+    expect(headerText).toMatch(/too many to list: observe \{agent\}/);
     // The scopes the note names work.
     const rect = await ok(spectator, "observe", { game_id: large.game_id, rect: [0, 0, 30, 30] }, OBSERVE);
     expect(((rect.observation as Obj).tiles as unknown[]).length).toBeGreaterThan(0);

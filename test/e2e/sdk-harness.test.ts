@@ -50,6 +50,19 @@ describe("harness recording through real SDK clients", () => {
       const unknown = await callToolStructured<Joined>(legacy, "join", { game_id });
       expect(unknown.harness).toBe("unknown");
       expect(unknown.harness_source).toBe("unknown");
+
+      // A 2026-07-28 client named like the server (Mastra, OpenAI Agents) or with an SDK's default
+      // name identifies nothing: the argument wins, else unknown (SPEC §6).
+      for (const [name, argument] of [["mosaic", "labelled-by-user"], ["ai-sdk-mcp-client", undefined]] as const) {
+        const labelled = await player(base, "v2-modern", { name, version: "1.0.0" });
+        try {
+          const joined = await callToolStructured<Joined>(labelled, "join", { game_id, ...(argument ? { harness: argument } : {}) });
+          expect(joined.harness, name).toBe(argument ?? "unknown");
+          expect(joined.harness_source, name).toBe(argument ? "argument" : "unknown");
+        } finally {
+          await labelled.close();
+        }
+      }
     } finally {
       await Promise.all([modern.close(), v1.close(), legacy.close()]);
     }

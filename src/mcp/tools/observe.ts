@@ -23,6 +23,9 @@ export function registerObserve(server: McpServer, ctx: ToolContext): void {
       return callField(async () =>
         answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;
+          if (o.scope === "header") {
+            return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${String(o.tiles_total)} tiles on G=${String(o.G)}, too many to list: observe {agent} for your area or {rect: [x, y, w, h]}.`;
+          }
           if (o.status === "generating") return `Field ${args.game_id} is generating (${String(o.seconds)} s so far); poll observe again until playing.`;
           if (o.status === "failed") return `Field ${args.game_id} failed: ${String(o.error)}. Start or pick another field.`;
           const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
