@@ -13,12 +13,13 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { gunzipSync } from "node:zlib";
 import type { Archive } from "../src/daily/archive/format";
 import { growEvents, type AuditedArchive } from "../src/daily/audit/event-log";
 import { auditArchive, type AuditReport } from "../src/daily/audit/audit";
 import { regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
 import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
-import { ArchiveFormatError, readArchive } from "../src/daily/audit/read-archive";
+import { ArchiveFormatError, isGzip, readArchive } from "../src/daily/audit/read-archive";
 import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
 import type { FromWorker, ToWorker } from "./audit-worker";
 
@@ -92,6 +93,21 @@ async function fetchBytes(source: string): Promise<Uint8Array> {
   } catch (err) {
     throw new ArchiveFormatError(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * The archive in the bytes: as `readArchive` (read-archive.ts), but gunzipped by node:zlib in one
+ * buffer, which keeps the read's transient memory lower than the web streams a browser uses.
+ */
+async function readBytes(bytes: Uint8Array): Promise<AuditedArchive> {
+  if (!isGzip(bytes)) return readArchive(bytes);
+  let raw: Uint8Array;
+  try {
+    raw = gunzipSync(bytes);
+  } catch (err) {
+    throw new ArchiveFormatError(`the archive is gzip but does not decompress: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return readArchive(raw);
 }
 
 // ---- progress on stderr -----------------------------------------------------------------------
@@ -204,7 +220,7 @@ async function main(): Promise<number> {
   const t0 = Date.now();
   let archive: AuditedArchive;
   try {
-    archive = await readArchive(await fetchBytes(args.source));
+    archive = await readBytes(await fetchBytes(args.source));
   } catch (err) {
     if (!(err instanceof ArchiveFormatError)) throw err;
     process.stderr.write(`audit: ${err.message}\n`);
