@@ -197,12 +197,12 @@ class AgentRun {
   private async waitPlaying(): Promise<void> {
     const deadline = Date.now() + (this.o.generationSeconds ?? 600) * 1000;
     for (let delay = 200; ; delay = Math.min(2000, delay * 1.5)) {
-      const r = await this.call<{ observation?: Observation; status?: string }>("observe", { game_id: this.gameId, rect: [0, 0, 1, 1] });
+      const r = await this.call<{ observation: Observation }>("observe", { game_id: this.gameId, rect: [0, 0, 1, 1] });
       if (r.ok) {
-        const status = r.data.observation?.status ?? r.data.status;
+        const status = r.data.observation.status;
         if (status === "playing") return;
         if (status === "solved" || status === "closed") throw new Stop(status);
-        if (status === "failed") throw new Stop("failed", r.data.observation?.error ?? "generation failed");
+        if (status === "failed") throw new Stop("failed", r.data.observation.error ?? "generation failed");
       } else if (r.code === "failed") throw new Stop("failed", r.message);
       else if (r.code !== "generating") this.fail("observe while waiting", r);
       if (Date.now() > deadline) throw new Stop("error", `field ${this.gameId} still not playing after ${this.o.generationSeconds ?? 600} s`);
@@ -215,14 +215,14 @@ class AgentRun {
     const args: Record<string, unknown> = { game_id: this.gameId, session, model: this.o.model ?? "none", harness: "mosaic-reference-agent" };
     if (this.o.name) args.name = this.o.name;
     if (this.o.tags) args.tags = this.o.tags;
-    const r = await this.call<{ agent: string; seed_tile: number | { id: number } | null; revision: number }>("join", args);
+    const r = await this.call<{ agent: string; seed_tile: number | null; revision: number }>("join", args);
     if (!r.ok) {
       if (r.code === "closed" || r.code === "dead") throw new Stop(r.code);
       if (this.seats.length === 0) throw new Stop("error", `join: ${r.message}`);
       this.log(`join ${session}: ${r.message}`);
       return false;
     }
-    const seed = typeof r.data.seed_tile === "number" ? r.data.seed_tile : (r.data.seed_tile?.id ?? null);
+    const seed = r.data.seed_tile;
     this.seats.push({ agent: r.data.agent, session });
     this.seat = this.seats.length - 1;
     this.board = new Board(r.data.agent);

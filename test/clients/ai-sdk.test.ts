@@ -41,7 +41,7 @@ describe("@ai-sdk/mcp", () => {
       const rules = await client.readResource({ uri: "mosaic://rules" });
       expect((rules.contents[0] as { text?: string }).text).toContain("MOSAIC RULES");
 
-      const player = new ScriptedModel({ G: 30, seed: "clients-ai-sdk", session: "ai", model: "scripted" });
+      const player = new ScriptedModel({ G: 30, seed: "clients-ai-sdk", session: "ai", model: "scripted", harness: "my-ai-sdk-agent" });
       const offered: Array<{ name: string; inputSchema: unknown }> = [];
       let calls = 0;
       const model = new MockLanguageModelV4({
@@ -64,7 +64,7 @@ describe("@ai-sdk/mcp", () => {
       // Every converted schema reached the model as a JSON Schema object.
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       for (const t of offered) expect(t.inputSchema, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId);
+      expectPlayedFromText(player, machine.machineId, { name: "my-ai-sdk-agent", source: "argument" });
     } finally {
       await client.close();
     }

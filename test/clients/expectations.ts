@@ -4,8 +4,14 @@ import type { ScriptedModel } from "./scripted-model";
 
 export const TOOL_NAMES = ["commit", "join", "list_games", "observe", "retract", "reveal", "start_mosaic"];
 
+/** Who the server recorded as the harness (SPEC §6): the transport's client name, or the `harness` argument when that name identifies nothing. */
+export interface ExpectedHarness {
+  name: string;
+  source: "transport" | "argument";
+}
+
 /** The scripted model played start → poll → join → observe → reveal → commit → refusal from its texts alone. */
-export function expectPlayedFromText(model: ScriptedModel, machineId: string): void {
+export function expectPlayedFromText(model: ScriptedModel, machineId: string, harness: ExpectedHarness): void {
   expect(model.done, model.turns.map((t) => `${t.step}: ${t.text.slice(0, 200)}`).join("\n")).toBe(true);
   for (const turn of model.turns) expect(turn.data, `${turn.step} ${turn.call.name}: the model can read the data in ${turn.text.slice(0, 300)}`).toBeDefined();
 
@@ -20,6 +26,10 @@ export function expectPlayedFromText(model: ScriptedModel, machineId: string): v
   expect(join.data?.agent).toBe(`${machineId}/${model.agent.split("/")[1]}`);
   expect(join.data?.seed_tile).toBeTypeOf("number");
   expect((join.data?.seed as { id?: number } | undefined)?.id).toBe(model.seedTile);
+  // A client that names itself after the server ("mosaic") or sends an SDK default identifies nothing.
+  expect(join.data?.harness).not.toMatch(/^mosaic(\/|$)/);
+  expect(join.data?.harness).toBe(harness.name);
+  expect(join.data?.harness_source).toBe(harness.source);
 
   const [observe] = model.of("observe");
   const o = observe.data?.observation as { frontier: number[]; known: { gaps: number[]; values: string }; tiles: Array<{ id: number; rects: unknown[] }> };

@@ -33,7 +33,7 @@ describe("@langchain/mcp-adapters", () => {
       expect(JSON.stringify(rules)).toContain("MOSAIC RULES");
 
       const node = new ToolNode(tools);
-      const player = new ScriptedModel({ G: 30, seed: "clients-langchain", session: "lc", model: "scripted" });
+      const player = new ScriptedModel({ G: 30, seed: "clients-langchain", session: "lc", model: "scripted", harness: "my-langgraph-agent" });
       let seen: string | null = null;
       for (let i = 1; ; i++) {
         const call = await player.next(seen);
@@ -42,7 +42,7 @@ describe("@langchain/mcp-adapters", () => {
         const out = (await node.invoke({ messages: [ai] })) as { messages: ToolMessage[] };
         seen = messageText(out.messages[0]);
       }
-      expectPlayedFromText(player, machine.machineId);
+      expectPlayedFromText(player, machine.machineId, { name: "my-langgraph-agent", source: "argument" });
     } finally {
       await client.close();
     }

@@ -41,7 +41,7 @@ describe("@mastra/mcp", () => {
       const rules = await mcp.resources.read("mosaic", "mosaic://rules");
       expect(JSON.stringify(rules)).toContain("MOSAIC RULES");
 
-      const player = new ScriptedModel({ G: 30, seed: "clients-mastra", session: "ma", model: "scripted" });
+      const player = new ScriptedModel({ G: 30, seed: "clients-mastra", session: "ma", model: "scripted", harness: "my-mastra-agent" });
       const offered: Array<{ name: string; inputSchema: unknown }> = [];
       let calls = 0;
       const model = new MockLanguageModelV3({
@@ -67,7 +67,7 @@ describe("@mastra/mcp", () => {
 
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES.map((n) => `mosaic_${n}`));
       for (const t of offered) expect(t.inputSchema, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId);
+      expectPlayedFromText(player, machine.machineId, { name: "my-mastra-agent", source: "argument" });
     } finally {
       await mcp.disconnect();
     }

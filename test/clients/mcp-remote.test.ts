@@ -41,13 +41,14 @@ describe("mcp-remote", () => {
       expect((rules.contents[0] as { text?: string }).text).toContain("MOSAIC RULES");
 
       // A desktop host shows its model the content blocks.
-      const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote", session: "mr", model: "scripted" });
+      const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote", session: "mr", model: "scripted", harness: "my-desktop-agent" });
       let seen: string | null = null;
       for (let call = await player.next(null); call; call = await player.next(seen)) {
         const result = (await client.callTool({ name: call.name, arguments: call.args })) as { content: Array<{ type: string; text?: string }> };
         seen = result.content.map((c) => c.text ?? "").join("\n");
       }
-      expectPlayedFromText(player, machine.machineId);
+      // A 2025-era host: the stateless server cannot keep its initialize-time name, so the argument names it.
+      expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
     } finally {
       await client.close().catch(() => {});
       await proxy.close();

@@ -33,7 +33,7 @@ describe("@openai/agents", () => {
       const rules = await server.readResource("mosaic://rules");
       expect(JSON.stringify(rules.contents)).toContain("MOSAIC RULES");
 
-      const player = new ScriptedModel({ G: 30, seed: "clients-openai-agents", session: "oa", model: "scripted" });
+      const player = new ScriptedModel({ G: 30, seed: "clients-openai-agents", session: "oa", model: "scripted", harness: "my-openai-agent" });
       const offered: Array<{ name: string; parameters: unknown }> = [];
       let calls = 0;
       const model: Model = {
@@ -56,7 +56,7 @@ describe("@openai/agents", () => {
 
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       for (const t of offered) expect(t.parameters, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId);
+      expectPlayedFromText(player, machine.machineId, { name: "my-openai-agent", source: "argument" });
     } finally {
       await server.close();
     }

@@ -38,7 +38,7 @@ export class ScriptedModel {
   guessed = false;
   private board: Board | null = null;
 
-  constructor(private readonly options: { G: number; seed: string; session: string; model: string }) {}
+  constructor(private readonly options: { G: number; seed: string; session: string; model: string; harness?: string }) {}
 
   /** The model's turn: given the text of the last answer (null at first), its next call, or null when it is done. */
   async next(seen: string | null): Promise<ToolCall | null> {
@@ -63,7 +63,9 @@ export class ScriptedModel {
           await sleep(150);
           return this.call("observe", { game_id: gameId });
         }
-        return this.to("join", "join", { game_id: gameId, session: this.options.session, model: this.options.model });
+        const join: Record<string, unknown> = { game_id: gameId, session: this.options.session, model: this.options.model };
+        if (this.options.harness) join.harness = this.options.harness;
+        return this.to("join", "join", join);
       }
       case "join": {
         this.agent = String(d?.agent ?? "");
