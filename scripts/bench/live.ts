@@ -9,6 +9,7 @@
  *
  *   npm run bench:live                                   # 1 then 500 spectators, 12 writers at 25 events/s, 15 s each
  *   npm run bench:live -- --spectators 200 --rate 40 --seconds 10
+ *   npm run bench:live -- --base http://127.0.0.1:8787           # a running `npm start` with MOSAIC_DEV=1
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { generateField, type Field } from "../../src/engine";
@@ -31,8 +32,16 @@ type Structured = Record<string, unknown>;
 
 async function tool(base: string, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: Structured }> {
   const req = modernRequest("tools/call", { name, arguments: args }, { client: null });
-  const res = await fetch(`${base}/mcp`, { method: "POST", headers: req.headers, body: req.body });
-  return (await messageOf(res)).result as { isError?: boolean; structuredContent?: Structured };
+  // A loaded machine drops a connection now and then: retry the call (writes carry their revision).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${base}/mcp`, { method: "POST", headers: req.headers, body: req.body });
+      return (await messageOf(res)).result as { isError?: boolean; structuredContent?: Structured };
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await sleep(200 * attempt);
+    }
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -207,9 +216,11 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
 }
 
 async function main(): Promise<void> {
-  const server = await startDevServer({ vars: { MOSAIC_DEV: "1" } });
+  // --base URL: a server already running in development mode (its logs stay visible); else one is started.
+  const given = process.argv.indexOf("--base");
+  const server = given >= 0 ? null : await startDevServer({ vars: { MOSAIC_DEV: "1" } });
   try {
-    const base = server.baseUrl;
+    const base = server ? server.baseUrl : process.argv[given + 1];
     const seed = "bench-live";
     const started = (await tool(base, "start_mosaic", { kind: "scatter", G, seed })).structuredContent as { game_id: string };
     const gameId = started.game_id;
@@ -232,7 +243,7 @@ async function main(): Promise<void> {
     console.log(`event rate ≥ 20/s in both phases: ${rate >= 20 ? "met" : `NOT met (${rate.toFixed(1)}/s: the writers could not go faster on this machine)`}`);
     console.log("(delay = spectator receipt − the writer's commit answer; it includes the feed's ~100 ms batching window and can be negative when the feed beats the MCP answer)");
   } finally {
-    await server.stop();
+    await server?.stop();
   }
 }
 

@@ -5,8 +5,13 @@ import type { SpectatorState } from "./spectator-state";
 
 /** Tag of spectator sockets (`ctx.getWebSockets(SPECTATOR_TAG)`). */
 export const SPECTATOR_TAG = "spectator";
-/** New events are broadcast at most this often, in one message per batch. */
+/**
+ * New events are broadcast in one message per batch, at most every BATCH_MS; with many sockets
+ * the window widens (half a millisecond per socket, up to MAX_BATCH_MS), because every flush
+ * costs a send per socket on the object that also judges the writes.
+ */
 export const BATCH_MS = 100;
+export const MAX_BATCH_MS = 400;
 /** A message carries at most about this many bytes of events; a longer batch is split. */
 const MESSAGE_BYTES = 512 * 1024;
 /** A spectator further behind than this gets a resync (a snapshot is cheaper than the log). */
@@ -27,7 +32,7 @@ interface Attachment {
 /**
  * The live feed of one field (docs/spectator.md): spectators' WebSockets, accepted with the
  * hibernation API so idle sockets cost nothing, and fed the chained events as they are committed,
- * batched every ~100 ms, each batch with the log head and the geometry of the tiles it makes
+ * batched every ~100 ms (wider with hundreds of sockets, see batchWindow), each batch with the log head and the geometry of the tiles it makes
  * visible (under fog only reached tiles are ever described).
  *
  * Every socket is at the feed's broadcast position `sent_rev` (stored, so it survives
@@ -103,13 +108,14 @@ export class LiveFeed {
 
   /** A committed event: queue it for the next batch (nothing to do without spectators). */
   onCommitted(event: ChainedEvent, newlyVisible: number[] | null): void {
-    if (this.sockets().length === 0) {
+    const sockets = this.sockets().length;
+    if (sockets === 0) {
       // Nobody to tell; the next socket starts the broadcast position afresh.
       this.pending = [];
       return;
     }
     this.pending.push({ rev: event.rev, text: JSON.stringify(event), tiles: newlyVisible });
-    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    this.timer ??= setTimeout(() => this.flush(), batchWindow(sockets));
   }
 
   /** Broadcasts every event from the broadcast position to the head, in order. */
@@ -202,6 +208,11 @@ export class LiveFeed {
     this.sentRev = rev;
     this.store.setMeta("sent_rev", rev);
   }
+}
+
+/** The batching window for this many spectators (ms). */
+export function batchWindow(sockets: number): number {
+  return Math.min(MAX_BATCH_MS, Math.max(BATCH_MS, Math.round(sockets / 2)));
 }
 
 function send(ws: WebSocket, message: LiveMessage): void {

@@ -19,17 +19,14 @@ export interface UsageRow {
 }
 
 export class LiveStore {
-  private migrated = false;
-
   constructor(private readonly sql: SqlStorage) {}
 
+  /** Before every write: cheap, and right even after the field's storage was deleted (expiry). */
   private migrate(): void {
-    if (this.migrated) return;
     this.sql.exec("CREATE TABLE IF NOT EXISTS spectator_checkpoint (part INTEGER PRIMARY KEY, parts INTEGER NOT NULL, rev INTEGER NOT NULL, data BLOB NOT NULL)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS machine_usage (machine TEXT PRIMARY KEY, calls INTEGER NOT NULL, bytes INTEGER NOT NULL)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS live_blobs (name TEXT NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, meta TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (name, part))");
-    this.migrated = true;
   }
 
   /** Revision of the stored checkpoint, 0 when there is none (no table is created to answer). */
@@ -117,7 +114,6 @@ export class LiveStore {
   }
 
   private hasTable(name: string): boolean {
-    if (this.migrated) return true;
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name).one().n > 0;
   }
 }

@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { evictDurableObject, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Field } from "../../src/engine/types";
 import type { Referee } from "../../src/referee";
@@ -241,6 +241,39 @@ describe("spectator routes", () => {
     const server = await serverSnapshot(gameId);
     expect(server.tiles.status.length).toBe(reached.length);
     expect(JSON.parse(JSON.stringify(m.snapshot("public")))).toEqual(server);
+    spectator.drop();
+  });
+
+  it("a growing field under fog: the ring arrives live, with the geometry of the new tiles it reaches only", async () => {
+    const params = { kind: "field" as const, chunks: 2, chunk_g: 40, grow: true, G: 200 };
+    const { stub, raw, gameId, field } = await createPlaying(params, 200, { rules: { guess: "accept", depth: 0, fog: true }, grow: { frontier_coverage: 0.1 }, seed: "live-grow" });
+    await whenListed(gameId);
+    const spectator = new Spectator(gameId);
+    await spectator.load();
+    await spectator.connect();
+    const players = new ScriptedPlayers(stub, field);
+    await players.join();
+    for (let i = 0; i < 400 && (await refereeOf(raw, (r) => r.grown)) === 0; i++) {
+      if ((await players.pass(1)) === 0) await players.join();
+      await runDurableObjectAlarm(raw);
+    }
+    for (let i = 0; i < 600 && (await refereeOf(raw, (r) => r.grown)) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const head = await refereeOf(raw, (r) => r.revision);
+    await spectator.until(head);
+    const grow = spectator.received.find((e) => e.type === "grow");
+    expect(grow).toBeDefined();
+    const m = spectator.model;
+    expect(m.grown).toBe(1);
+    const grownTiles = await refereeOf(raw, (_r, f) => f.tiles.map((t) => ({ id: t.id, cells: t.cellIds })));
+    expect(m.tilesTotal).toBe(grownTiles.length);
+    // The new tiles it shows are exactly those sharing a cell with a revealed or solved tile.
+    const open = new Set<number>();
+    for (const t of grownTiles) if (m.tileStatus[t.id] !== 0) for (const c of t.cells) open.add(c);
+    const first = grow && grow.type === "grow" ? grow.first_tile : 0;
+    const shownNew = m.visibleTiles().filter((t) => t >= first);
+    const reachedNew = grownTiles.filter((t) => t.id >= first && t.cells.some((c) => open.has(c))).map((t) => t.id);
+    expect(shownNew).toEqual(reachedNew);
+    expect(JSON.parse(JSON.stringify(m.snapshot("public")))).toEqual(await serverSnapshot(gameId));
     spectator.drop();
   });
 });
