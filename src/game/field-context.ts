@@ -28,7 +28,11 @@ export class FieldContext {
   field: Field | null = null;
   /** Tiles revealed so far (a tile is revealed once; solved tiles were revealed first). */
   revealed = 0;
-  head: LogHead = { hash: "", revision: 0 };
+  head: LogHead = { hash: "", rev: 0 };
+  /** Every tile's published hash, in id order (as stored with the tiles). */
+  hashes: string[] = [];
+  /** The public `hashes` list as JSON text, cached until tiles are added. */
+  hashesText: { count: number; text: string } | null = null;
   /** Revision of the newest stored referee snapshot (0: none). */
   snapshotRev = 0;
   /** Why the stored log could not be restored, when it could not. */

@@ -3,6 +3,7 @@ import type { FieldContext } from "./field-context";
 import { errorMessage, type FieldShape } from "./field-types";
 import { generateRingYielding, growthReason, nextTimer, type GrowPolicy, type GrowthReason } from "./growth";
 import { commitEvent, recover } from "./write-path";
+import { hashesOf } from "./tile-hashes";
 
 /**
  * Growth of a growing field inside its object (SPEC §5): whether it may and should grow, and
@@ -59,6 +60,8 @@ async function growRing(f: FieldContext): Promise<void> {
     console.error("ring generation failed", err);
     return;
   }
+  // Hashed before the synchronous store (a failure throws: the alarm is retried).
+  const hashes = await hashesOf(f, result.tiles, result.solution, field.G);
   // Something may have changed while the ring was generated (a restore, the field closed).
   if (f.referee !== referee || referee.grown + 1 !== ring || referee.status === "closed") return;
   if (result.tiles.length === 0) {
@@ -81,7 +84,7 @@ async function growRing(f: FieldContext): Promise<void> {
       event: grown.event,
       at,
       alsoStore: () => {
-        f.store.appendTiles(result.tiles);
+        f.store.appendTiles(result.tiles, hashes);
         f.store.saveSolution(result.solution);
         f.store.setMeta("tiles_total", first + result.tiles.length);
         const next = nextTimer(policy, at);
@@ -90,6 +93,7 @@ async function growRing(f: FieldContext): Promise<void> {
       },
       remember: () => {
         f.field = { G: field.G, tiles: [...field.tiles, ...result.tiles], solution: result.solution };
+        f.hashes = [...f.hashes, ...(hashes ?? result.tiles.map(() => ""))];
       },
     });
   } catch (err) {

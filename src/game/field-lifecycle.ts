@@ -9,6 +9,7 @@ import { forgetMemory, refereeBase } from "./field-restore";
 import { nextTimer, type GrowPolicy } from "./growth";
 import { forgetGame } from "./registry";
 import { storedStatus } from "./status-gate";
+import { drawHashKey, hashesOf } from "./tile-hashes";
 
 /**
  * A field's life outside play: creation, generation on the alarm, expiry of fields nobody joined,
@@ -22,6 +23,7 @@ export const EXPIRY_MS = 30 * 60_000;
 export async function create(f: FieldContext, args: CreateArgs): Promise<Outcome<{ game_id: string; status: "generating"; G: number }>> {
   if (f.store.getMeta<string>("game_id") !== undefined) return fail("bad_input", `game ${args.gameId} already exists`);
   const commit = await seedCommit(args.seed);
+  const key = await drawHashKey();
   if (f.store.getMeta<string>("game_id") !== undefined) return fail("bad_input", `game ${args.gameId} already exists`);
   const now = Date.now();
   f.ctx.storage.transactionSync(() => {
@@ -31,12 +33,18 @@ export async function create(f: FieldContext, args: CreateArgs): Promise<Outcome
     if (args.grow) f.store.setMeta("grow_policy", args.grow);
     f.store.setMeta("seed", args.seed);
     f.store.setMeta("seed_commit", commit);
+    // The tile hashes' secret key (released with the archive) and its public commitment.
+    f.store.setMeta("day_key", key.key);
+    f.store.setMeta("hash_key_commit", key.commit);
     f.store.setMeta("created", now);
-    f.store.setMeta("expires_at", now + EXPIRY_MS);
+    if (args.day) {
+      f.store.setMeta("day", args.day.date);
+      f.store.setMeta("closes_at", args.day.closesAt);
+    } else f.store.setMeta("expires_at", now + EXPIRY_MS);
     f.store.setMeta("G", args.G);
     f.store.setMeta("status", "generating");
   });
-  f.head = { hash: commit, revision: 0 };
+  f.head = { hash: commit, rev: 0 };
   await f.ctx.storage.setAlarm(now);
   await f.registry.now();
   return { ok: true, answer: { game_id: args.gameId, status: "generating", G: args.G } };
@@ -66,7 +74,8 @@ async function armAlarm(f: FieldContext): Promise<void> {
   const now = Date.now();
   const times: number[] = [];
   if (status === "generating") times.push(now);
-  if (status !== "generating" && f.store.agentCount() === 0) times.push(f.store.getMeta<number>("expires_at") ?? now);
+  const expiresAt = f.store.getMeta<number>("expires_at");
+  if (status !== "generating" && expiresAt !== undefined && f.store.agentCount() === 0) times.push(expiresAt);
   if (canGrow(f)) {
     if (growthDue(f)) times.push(now);
     const next = f.store.getMeta<number>("next_grow_at");
@@ -84,6 +93,7 @@ async function generate(f: FieldContext): Promise<void> {
   const params: FieldParams = { ...f.store.getMeta<FieldShape>("params")!, seed: f.store.getMeta<string>("seed")! };
   let field: Field;
   let referee: Referee;
+  let hashes: string[] | null;
   try {
     const generator = createFieldGenerator(params);
     f.progress = generator.progress();
@@ -94,6 +104,7 @@ async function generate(f: FieldContext): Promise<void> {
     }
     field = generator.result();
     referee = new Referee({ ...refereeBase(f), field });
+    hashes = await hashesOf(f, field.tiles, field.solution, field.G);
   } catch (err) {
     if (storedStatus(f) !== "generating") return;
     f.ctx.storage.transactionSync(() => {
@@ -107,7 +118,7 @@ async function generate(f: FieldContext): Promise<void> {
   const policy = f.store.getMeta<GrowPolicy>("grow_policy");
   const now = Date.now();
   f.ctx.storage.transactionSync(() => {
-    f.store.saveField(field);
+    f.store.saveField(field, hashes);
     f.store.setMeta("G", field.G);
     f.store.setMeta("tiles_total", field.tiles.length);
     f.store.setMeta("initial_tiles", field.tiles.length);
@@ -118,14 +129,16 @@ async function generate(f: FieldContext): Promise<void> {
   });
   f.referee = referee;
   f.field = field;
+  f.hashes = hashes ?? [];
   f.revealed = 0;
   await f.registry.now();
 }
 
-/** A field nobody joined within EXPIRY_MS is deleted and leaves the registry. True when it did. */
+/** A field nobody joined within EXPIRY_MS is deleted and leaves the registry (never a daily field). True when it did. */
 async function expireIfIdle(f: FieldContext): Promise<boolean> {
-  if (f.store.agentCount() > 0) return false;
-  if (Date.now() < (f.store.getMeta<number>("expires_at") ?? 0)) return false;
+  const expiresAt = f.store.getMeta<number>("expires_at");
+  if (expiresAt === undefined || f.store.agentCount() > 0) return false;
+  if (Date.now() < expiresAt) return false;
   const gameId = f.store.getMeta<string>("game_id");
   await f.ctx.storage.deleteAll();
   f.store.migrate();

@@ -9,6 +9,7 @@ import { safeRestore } from "./field-restore";
 import { FieldStore } from "./field-store";
 import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
+import { publicRead, type PublicAnswer, type PublicQuery } from "./public-reads";
 import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
@@ -26,6 +27,7 @@ export { EXPIRY_MS } from "./field-lifecycle";
  * - `write-path` — judge → chain → store, synchronously, and the commit hook;
  * - `field-writes` — join, reveal/commit/retract with the proof of machine, close;
  * - `field-reads` — observe, status, manifest, events, the registry row;
+ * - `public-reads` — the public API's reads as JSON text with ETags;
  * - `field-restore` — rebuilding memory from storage on wake and after a failed write;
  * - `status-gate` — what may proceed in which status.
  *
@@ -95,6 +97,11 @@ export class FieldObject extends DurableObject<Env> {
 
   async manifest(): Promise<Outcome<Manifest>> {
     return reads.manifest(this.context);
+  }
+
+  /** A public API read (manifest, hashes, tiles of a rect, events) as JSON text with its ETag. */
+  async publicRead(query: PublicQuery, ifNoneMatch: string | null = null): Promise<PublicAnswer> {
+    return publicRead(this.context, query, ifNoneMatch);
   }
 
   /** The public event log after revision `afterRev` (oldest first, at most 1,000). */

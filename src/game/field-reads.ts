@@ -50,13 +50,19 @@ export function failureReason(f: FieldContext): string {
 export function status(f: FieldContext): { status: FieldStatus; revision: number; failure?: string } {
   const current = currentStatus(f);
   const failure = f.store.getMeta<string>("failure");
-  return failure ? { status: current, revision: f.head.revision, failure } : { status: current, revision: f.head.revision };
+  return failure ? { status: current, revision: f.head.rev, failure } : { status: current, revision: f.head.rev };
 }
 
 export function manifest(f: FieldContext): Outcome<Manifest> {
   const current = currentStatus(f);
   if (current === "missing") return fail("missing", "no such game");
   const params = f.store.getMeta<FieldShape>("params")!;
+  const created = f.store.getMeta<number>("created")!;
+  const day = f.store.getMeta<string>("day");
+  const hashKeyCommit = f.store.getMeta<string>("hash_key_commit");
+  const closedAt = f.store.getMeta<number>("closed_at");
+  const archive = f.store.getMeta<{ url: string; bytes: number }>("archive");
+  const rings = f.referee?.grown ?? 0;
   return {
     ok: true,
     answer: {
@@ -67,11 +73,20 @@ export function manifest(f: FieldContext): Outcome<Manifest> {
       rules: f.store.getMeta<FieldRules>("rules")!,
       G: f.store.getMeta<number>("G") ?? 0,
       tiles_total: f.store.getMeta<number>("tiles_total") ?? 0,
-      created: f.store.getMeta<number>("created")!,
+      created,
+      opened_at: created,
+      closes_at: f.store.getMeta<number>("closes_at") ?? null,
+      ...(closedAt !== undefined ? { closed_at: closedAt } : {}),
+      ...(day !== undefined ? { day } : {}),
       seed_commit: f.store.getMeta<string>("seed_commit")!,
+      ...(hashKeyCommit !== undefined ? { hash_key_commit: hashKeyCommit } : {}),
       log_head: { ...f.head },
-      grown: f.referee?.grown ?? 0,
+      rings,
+      grown: rings,
       ...growthInfo(f),
+      // The secrets are released only once play has ended for good (SPEC §9).
+      ...(current === "closed" ? { day_seed: f.store.getMeta<string>("seed"), day_key: f.store.getMeta<string>("day_key") } : {}),
+      ...(archive !== undefined ? { archive } : {}),
     },
   };
 }
@@ -100,7 +115,7 @@ export function summary(f: FieldContext): RegistryEntry | null {
     game_id: gameId,
     created: f.store.getMeta<number>("created") ?? 0,
     status: current,
-    revision: f.head.revision,
+    revision: f.head.rev,
     G: f.store.getMeta<number>("G") ?? 0,
     tiles: f.store.getMeta<number>("tiles_total") ?? 0,
     grown: f.referee?.grown ?? 0,

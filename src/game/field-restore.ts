@@ -26,15 +26,17 @@ export function safeRestore(f: FieldContext): void {
 function restore(f: FieldContext): void {
   f.referee = null;
   f.field = null;
+  f.hashes = [];
   f.snapshotRev = 0;
   const commit = f.store.getMeta<string>("seed_commit");
-  f.head = f.store.head() ?? { hash: commit ?? "", revision: 0 };
+  f.head = f.store.head() ?? { hash: commit ?? "", rev: 0 };
   if (storedStatus(f) !== "playing") return;
   const field = f.store.loadField(f.store.getMeta<number>("G")!);
   const initial = f.store.getMeta<number>("initial_tiles") ?? field.tiles.length;
   const { referee, fromSnapshot } = rebuildReferee(field, initial, refereeBase(f), f.store.latestSnapshot(), (rev) => f.store.inputs(rev));
   f.referee = referee;
   f.field = field;
+  f.hashes = f.store.tileHashes();
   f.revealed = referee.revealedTiles();
   // Without a usable snapshot, the next stored write takes a fresh one.
   f.snapshotRev = fromSnapshot ?? 0;
@@ -53,5 +55,6 @@ export function refereeBase(f: FieldContext): RefereeBase {
 export function forgetMemory(f: FieldContext): void {
   f.referee = null;
   f.field = null;
-  f.head = { hash: "", revision: 0 };
+  f.hashes = [];
+  f.head = { hash: "", rev: 0 };
 }

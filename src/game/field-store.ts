@@ -9,7 +9,8 @@ import type { WriteInput } from "../referee/types";
  *
  * Tables:
  * - `meta`    key → JSON value: game id, params, rules, seed, status, timestamps, head.
- * - `tiles`   one row per tile: shape, m, givens (cell ids are recomputed from the shape).
+ * - `tiles`   one row per tile: shape, m, givens (cell ids are recomputed from the shape), and its
+ *             published hash (HMAC of its mosaic-tile-v1 encoding under the field's key).
  * - `solution` the hidden solution, one byte per cell, in blobs of at most 1 MB (rows < 2 MB).
  * - `events`  the hash-chained log: the referee input that produced each event (replayed on
  *             wake), the event itself with `prev`/`hash`, and its revision.
@@ -42,7 +43,10 @@ export class FieldStore {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS tiles (
       id INTEGER PRIMARY KEY, x0 INTEGER NOT NULL, y0 INTEGER NOT NULL, w INTEGER NOT NULL, h INTEGER NOT NULL,
-      rects TEXT NOT NULL, m INTEGER NOT NULL, givens TEXT NOT NULL)`);
+      rects TEXT NOT NULL, m INTEGER NOT NULL, givens TEXT NOT NULL, hash TEXT)`);
+    // Fields stored before tile hashes existed gain the column (their tiles keep no hash).
+    const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(tiles)").toArray();
+    if (!columns.some((c) => c.name === "hash")) this.sql.exec("ALTER TABLE tiles ADD COLUMN hash TEXT");
     this.sql.exec(`CREATE TABLE IF NOT EXISTS solution (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS events (
       seq INTEGER PRIMARY KEY, rev INTEGER NOT NULL, at INTEGER NOT NULL,
@@ -68,20 +72,26 @@ export class FieldStore {
   // ---- the generated field ------------------------------------------------------------------
 
   /** Replaces any stored field with `field` (so a retried generation stays idempotent). */
-  saveField(field: Field): void {
+  saveField(field: Field, hashes: readonly string[] | null): void {
     this.sql.exec("DELETE FROM tiles");
-    this.appendTiles(field.tiles);
+    this.appendTiles(field.tiles, hashes);
     this.saveSolution(field.solution);
   }
 
-  /** Adds tiles (a grown ring); ids continue after the stored ones. */
-  appendTiles(tiles: readonly Tile[]): void {
-    for (const t of tiles) {
+  /** Adds tiles (a grown ring) with their hashes (same order); ids continue after the stored ones. */
+  appendTiles(tiles: readonly Tile[], hashes: readonly string[] | null): void {
+    if (hashes && hashes.length !== tiles.length) throw new Error(`${hashes.length} hashes for ${tiles.length} tiles`);
+    tiles.forEach((t, i) => {
       this.sql.exec(
-        "INSERT INTO tiles (id, x0, y0, w, h, rects, m, givens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        t.id, t.x0, t.y0, t.w, t.h, JSON.stringify(t.rects), t.m, JSON.stringify(t.givens),
+        "INSERT INTO tiles (id, x0, y0, w, h, rects, m, givens, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        t.id, t.x0, t.y0, t.w, t.h, JSON.stringify(t.rects), t.m, JSON.stringify(t.givens), hashes ? hashes[i] : null,
       );
-    }
+    });
+  }
+
+  /** Every tile's published hash in id order ("" for a tile stored without one). */
+  tileHashes(): string[] {
+    return this.sql.exec<{ hash: string | null }>("SELECT hash FROM tiles ORDER BY id").toArray().map((r) => r.hash ?? "");
   }
 
   /** Replaces the stored solution (growth only adds cells; existing ones never change). */
@@ -136,9 +146,20 @@ export class FieldStore {
     return out;
   }
 
-  head(): { hash: string; revision: number } | undefined {
-    const r = this.sql.exec<{ hash: string; rev: number }>("SELECT hash, rev FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
-    return r ? { hash: r.hash, revision: r.rev } : undefined;
+  /** The stored JSON text of public events with `rev > afterRev`, oldest first (as `events`, without parsing). */
+  eventTexts(afterRev: number, limit: number, maxBytes = 4 << 20): Array<{ rev: number; text: string }> {
+    const out: Array<{ rev: number; text: string }> = [];
+    let bytes = 0;
+    for (const r of this.sql.exec<{ rev: number; event: string }>("SELECT rev, event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
+      if (out.length > 0 && bytes + r.event.length > maxBytes) break;
+      bytes += r.event.length;
+      out.push({ rev: r.rev, text: r.event });
+    }
+    return out;
+  }
+
+  head(): { hash: string; rev: number } | undefined {
+    return this.sql.exec<{ hash: string; rev: number }>("SELECT hash, rev FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
   }
 
   eventCount(): number {

@@ -28,6 +28,15 @@ export interface CreateArgs {
   seed: string;
   /** Growth policy of a growing field (SPEC §5), applied by the alarm. */
   grow?: GrowPolicy;
+  /** The daily field (SPEC §9): its UTC date and when it closes. It never expires unjoined. */
+  day?: DayInfo;
+}
+
+export interface DayInfo {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  /** Unix ms when the day ends and the field closes (the next UTC midnight). */
+  closesAt: number;
 }
 
 /** A join after the edge proved the caller's machine (or, in development mode, did not). */
@@ -52,7 +61,7 @@ export interface WriteArgs {
 /** The head of the hash-chained log: the newest event's hash and revision (SPEC §9). */
 export interface LogHead {
   hash: string;
-  revision: number;
+  rev: number;
 }
 
 export interface Manifest {
@@ -64,11 +73,26 @@ export interface Manifest {
   G: number;
   tiles_total: number;
   created: number;
+  /** When play opened (creation); for the daily field also when it closes (else null). */
+  opened_at: number;
+  closes_at: number | null;
+  /** The close event's time, once closed. */
+  closed_at?: number;
+  /** The daily field's UTC date. */
+  day?: string;
   seed_commit: string;
+  /** hex(SHA-256(key)) of the tile hashes' key (absent on fields stored before keys existed). */
+  hash_key_commit?: string;
   log_head: LogHead;
-  /** Rings grown so far; for growing fields also the policy and, once it stopped, why. */
+  /** Rings grown so far (`grown`, the name list_games uses, is the same number). */
+  rings: number;
   grown: number;
   growth?: { policy: GrowPolicy; next_at?: number; ended?: string };
+  /** Released after the close only (SPEC §9): the seed and the tile hashes' key, hex. */
+  day_seed?: string;
+  day_key?: string;
+  /** The day's archive once written: its public path and size in bytes. */
+  archive?: { url: string; bytes: number };
 }
 
 export function fail(code: RefereeError["code"], message: string, revision?: number): Refusal {

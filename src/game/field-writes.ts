@@ -74,7 +74,7 @@ export function close(f: FieldContext): Outcome<{ revision: number; status: stri
   const at = Date.now();
   try {
     const event = referee.close(at);
-    if (event) commitEvent(f, { input: { type: "close" }, event, at });
+    if (event) commitEvent(f, { input: { type: "close" }, event, at, alsoStore: () => f.store.setMeta("closed_at", at) });
   } catch (err) {
     return recover(f, err);
   }

@@ -74,7 +74,7 @@ export function commitEvent(f: FieldContext, c: EventCommit): void {
     c.alsoStore?.();
     if (snapshot) f.store.saveSnapshot(c.event.rev, snapshot);
   });
-  f.head = { hash: chained.hash, revision: c.event.rev };
+  f.head = { hash: chained.hash, rev: c.event.rev };
   if (snapshot) f.snapshotRev = c.event.rev;
   c.remember?.();
   f.emitCommitted(chained.event);

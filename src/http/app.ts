@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
+import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { spectatorRoutes } from "./spectator-routes";
@@ -15,6 +16,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", mcpRoutes(options.mcp));
   app.route("/", identityRoutes());
   app.route("/", spectatorRoutes());
+  app.route("/", gameRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app;
 }

@@ -11,6 +11,7 @@ import type { HealthReport } from "./health";
 import { join } from "./join";
 import { agentList, observe, totals, type ObserveResult } from "./observe";
 import { retract } from "./retract";
+import { publicTiles, type PublicTilesView } from "./public-view";
 import { reveal } from "./reveal";
 import { Seats } from "./seats";
 import { SNAPSHOT_FORMAT, type RefereeSnapshot } from "./snapshot";
@@ -99,6 +100,11 @@ export class Referee {
 
   observe(query: ObserveQuery & { callerMachineId?: string }): ObserveResult {
     return observe(this.state, query);
+  }
+
+  /** What anyone may see of a rectangle (fog respected; see public-view.ts). */
+  publicTiles(x: number, y: number, w: number, h: number): PublicTilesView {
+    return publicTiles(this.state, x, y, w, h);
   }
 
   /** The day ended: writes are refused with `closed` from now on. Idempotent. */

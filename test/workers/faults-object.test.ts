@@ -93,7 +93,7 @@ describe("faults: a field object evicted or aborted mid-write", () => {
     const sent: SentWrite[] = [];
     let unanswered = 0;
     for (let round = 0; round < 12; round++) {
-      const revision = ok(await stub.manifest()).log_head.revision;
+      const revision = ok(await stub.manifest()).log_head.rev;
       const batch = agents.map((agent, i) => {
         const cells = openCells(field, tiles[i]).slice(next[i], next[i] + 6).map((c) => [c, field.solution[c] as 0 | 1] as Cell);
         next[i] += 6;
@@ -130,7 +130,7 @@ describe("faults: a field object evicted or aborted mid-write", () => {
       for (const [id, v] of loggedCells) if (mine.has(id)) expect(known.get(id), `cell ${id}`).toBe(v);
     }
     // And play goes on from the head of the log.
-    const head = ok(await stub.manifest()).log_head.revision;
+    const head = ok(await stub.manifest()).log_head.rev;
     expect(head).toBe(events.length);
     const more = openCells(field, tiles[0]).slice(next[0], next[0] + 2).map((c) => [c, field.solution[c] as 0 | 1] as Cell);
     if (more.length > 0) expect(ok(await stub.write({ input: { type: "commit", agent: agents[0], expectedRevision: head, cells: more, intent: "after" }, machineId: machines[0] })).revision).toBe(head + 1);

@@ -30,7 +30,7 @@ describe("field object: generation", () => {
     expect(manifest.G).toBe(field.G);
     expect(manifest.tiles_total).toBe(field.tiles.length);
     expect(manifest.seed_commit).toBe(await seedCommit(seed));
-    expect(manifest.log_head).toEqual({ hash: manifest.seed_commit, revision: 0 });
+    expect(manifest.log_head).toEqual({ hash: manifest.seed_commit, rev: 0 });
     expect(JSON.stringify(manifest.params)).not.toContain(seed);
     // What the object stored and reloads is exactly what the engine generated.
     await evictDurableObject(raw);
@@ -113,7 +113,7 @@ describe("field object: play", () => {
       expect(await chainEventHash(String(e.prev), rest)).toBe(hash);
       expect(canonicalJson(rest)).not.toContain('"hash"');
     }
-    expect(manifest.log_head).toEqual({ hash: prev, revision: events.length });
+    expect(manifest.log_head).toEqual({ hash: prev, rev: events.length });
     expect(ok(await stub.events(2)).events.map((e) => e.rev)).toEqual(events.slice(2).map((e) => e.rev));
   });
 
@@ -160,7 +160,7 @@ describe("field object: play", () => {
     expect(await snapshot(stub)).toEqual(before);
     // The same write then goes through, at the revision it would have had.
     const r = ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile: seedTile, intent: "x" }, machineId: machineId(1) }));
-    expect(r.revision).toBe(before.manifest.log_head.revision + 1);
+    expect(r.revision).toBe(before.manifest.log_head.rev + 1);
   });
 
   it("serialises concurrent writers: nothing lost or doubled, conflicts only on changed tiles", async () => {
@@ -176,7 +176,7 @@ describe("field object: play", () => {
     const ownCells = (tile: number) => field.tiles[tile].cellIds.filter((c) => coverCount.get(c) === 1 && !field.tiles[tile].givens.includes(c));
     const seeds = await Promise.all(players.agents.map(async (agent) => ({ agent, tile: Number(ok(await stub.join(joinArgs(agent.split("/")[0]))).seed_tile) })));
     expect(new Set(seeds.map((s) => s.tile)).size).toBe(8);
-    const base = ok(await stub.manifest()).log_head.revision;
+    const base = ok(await stub.manifest()).log_head.rev;
     expect(base).toBe(8);
     // Everyone reveals their own seed tile at once, all from the same (soon stale) revision.
     const reveals = await Promise.all(
@@ -198,7 +198,7 @@ describe("field object: play", () => {
     const { agent, tile } = seeds.reduce((a, b) => (ownCells(b.tile).length > ownCells(a.tile).length ? b : a));
     const rest = ownCells(tile).slice(4);
     expect(rest.length).toBeGreaterThanOrEqual(4);
-    const rev = ok(await stub.manifest()).log_head.revision;
+    const rev = ok(await stub.manifest()).log_head.rev;
     const pair = await Promise.all(
       [rest.slice(0, 2), rest.slice(2, 4)].map((ids) =>
         stub.write({ input: { type: "commit", agent, expectedRevision: rev, cells: ids.map((c) => [c, field.solution[c]] as [number, 0 | 1]), intent: "race" }, machineId: agent.split("/")[0] }),
@@ -222,7 +222,7 @@ describe("field object: bad input changes nothing (SPEC §12)", () => {
     const mine = machineId(1);
     const seedTile = Number(ok(await stub.join(joinArgs(mine))).seed_tile);
     const before = await snapshot(stub);
-    const rev = before.manifest.log_head.revision;
+    const rev = before.manifest.log_head.rev;
     const expectRefused = async (outcome: Promise<Awaited<ReturnType<Stub["write"]>>>, code: string, pattern?: RegExp) => {
       const error = errorOf(await outcome);
       expect(error.code).toBe(code);

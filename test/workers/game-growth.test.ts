@@ -65,7 +65,7 @@ describe("growth", () => {
     const more = new ScriptedPlayers(stub, grownField, 50);
     await more.join();
     await more.pass(2);
-    expect((await header(stub)).revision).toBeGreaterThan(before.manifest.log_head.revision);
+    expect((await header(stub)).revision).toBeGreaterThan(before.manifest.log_head.rev);
   });
 
   it("grows on its timer, and stops for good when the canvas has no room", async () => {

@@ -122,7 +122,7 @@ describe("field object: referee snapshots", () => {
     const ring = await generateRing(seed, { ...params, seed } as FieldParams, 1, field);
     const whole: Field = { G: field.G, tiles: [...field.tiles, ...ring.tiles], solution: ring.solution };
 
-    players.revision = ok(await stub.manifest()).log_head.revision;
+    players.revision = ok(await stub.manifest()).log_head.rev;
     await playCells(stub, whole, players, SNAPSHOT_EVERY + 11);
     expect(await snapshotRevs(raw)).toEqual([{ rev: SNAPSHOT_EVERY, parts: 1 }]);
     expect(await grown()).toBe(1);

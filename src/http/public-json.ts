@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { etagMatches } from "../game/public-reads";
+
+/** Shared by the public read routes: JSON text answers with weak ETags, CORS for any origin, 304s. */
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** Public reads are readable from any origin (no credentials are involved). */
+export const PUBLIC_HEADERS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" } as const;
+
+/** Revalidate every time (cheap with If-None-Match), or keep for good when the body can never change. */
+export function cacheControl(immutable: boolean): string {
+  return immutable ? "public, max-age=31536000, immutable" : "public, no-cache";
+}
+
+export function jsonError(status: number, code: string, message: string): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...PUBLIC_HEADERS } });
+}
+
+/** A ready JSON text with its ETag, or 304 when the client's If-None-Match holds it. */
+export function jsonAnswer(status: number, body: string, etag: string | undefined, immutable = false): Response {
+  const headers: Record<string, string> = { "Cache-Control": status >= 400 ? "no-store" : cacheControl(immutable), ...PUBLIC_HEADERS };
+  if (etag) headers.ETag = etag;
+  if (status === 304) return new Response(null, { status, headers });
+  headers["Content-Type"] = JSON_TYPE;
+  return new Response(body, { status, headers });
+}
+
+/** A JSON body whose ETag is its own hash (small lists), answered 304 when the client has it. */
+export function hashedJson(request: Request, body: string): Response {
+  const etag = `W/"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
+  if (etagMatches(request.headers.get("If-None-Match"), etag)) return jsonAnswer(304, "", etag);
+  return jsonAnswer(200, body, etag);
+}
