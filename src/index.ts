@@ -1,5 +1,6 @@
 import { createApp } from "./http/app";
 import type { Env } from "./env";
+import { runDailyCron } from "./daily/daily-lifecycle";
 
 export { FieldObject } from "./game/field-object";
 export { RegistryObject } from "./game/registry-object";
@@ -9,8 +10,11 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async scheduled(controller: ScheduledController, _env: Env, _ctx: ExecutionContext): Promise<void> {
-    // The daily lifecycle (SPEC §9) hooks in here.
-    console.log(`scheduled: ${controller.cron} at ${new Date(controller.scheduledTime).toISOString()}`);
+  /** The daily lifecycle (SPEC §9) on the hosted daily server: open today, close what ended. */
+  async scheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
+    if (env.MOSAIC_DAILY !== "1") return;
+    const result = await runDailyCron(env, controller.scheduledTime);
+    console.log(`daily cron ${new Date(controller.scheduledTime).toISOString()}: ${JSON.stringify(result)}`);
+    if (result.errors.length > 0) throw new Error(`daily cron: ${result.errors.join("; ")}`);
   },
 } satisfies ExportedHandler<Env>;

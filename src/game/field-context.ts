@@ -42,6 +42,8 @@ export class FieldContext {
   /** In-flight generation and growth, shared by concurrent alarm invocations. */
   generation: Promise<void> | null = null;
   growing: Promise<void> | null = null;
+  /** The archive being written (a close repeated meanwhile waits for the same one). */
+  archiving: Promise<unknown> | null = null;
   readonly registry: RegistryReporter;
   private readonly listeners: CommitListener[] = [];
 

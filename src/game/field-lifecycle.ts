@@ -39,7 +39,7 @@ export async function create(f: FieldContext, args: CreateArgs): Promise<Outcome
     f.store.setMeta("created", now);
     if (args.day) {
       f.store.setMeta("day", args.day.date);
-      f.store.setMeta("closes_at", args.day.closesAt);
+      if (args.day.closesAt !== null) f.store.setMeta("closes_at", args.day.closesAt);
     } else f.store.setMeta("expires_at", now + EXPIRY_MS);
     f.store.setMeta("G", args.G);
     f.store.setMeta("status", "generating");
@@ -76,6 +76,9 @@ async function armAlarm(f: FieldContext): Promise<void> {
   if (status === "generating") times.push(now);
   const expiresAt = f.store.getMeta<number>("expires_at");
   if (status !== "generating" && expiresAt !== undefined && f.store.agentCount() === 0) times.push(expiresAt);
+  // The daily field closes itself when its day ends (the cron is the backstop).
+  const closesAt = f.store.getMeta<number>("closes_at");
+  if (closesAt !== undefined && status === "playing" && f.store.getMeta("archive") === undefined) times.push(closesAt);
   if (canGrow(f)) {
     if (growthDue(f)) times.push(now);
     const next = f.store.getMeta<number>("next_grow_at");

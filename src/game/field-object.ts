@@ -10,6 +10,7 @@ import { FieldStore } from "./field-store";
 import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
 import { publicRead, type PublicAnswer, type PublicQuery } from "./public-reads";
+import { closeAndArchive, closeIfDayEnded, type DayClosed } from "../daily/day-close";
 import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
@@ -63,6 +64,7 @@ export class FieldObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    await closeIfDayEnded(this.context);
     await runAlarm(this.context);
   }
 
@@ -83,6 +85,11 @@ export class FieldObject extends DurableObject<Env> {
   /** Ends play (the daily field at the end of its day): recorded as a `close` event. */
   async close(): Promise<Outcome<{ revision: number; status: string }>> {
     return writes.close(this.context);
+  }
+
+  /** Closes a daily field and writes its archive to R2 (idempotent: src/daily/day-close.ts). */
+  async closeDay(): Promise<Outcome<DayClosed>> {
+    return closeAndArchive(this.context);
   }
 
   // ---- reads ----

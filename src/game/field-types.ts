@@ -35,8 +35,8 @@ export interface CreateArgs {
 export interface DayInfo {
   /** `YYYY-MM-DD` (UTC). */
   date: string;
-  /** Unix ms when the day ends and the field closes (the next UTC midnight). */
-  closesAt: number;
+  /** Unix ms when the day ends and the field closes itself (the next UTC midnight); null: only when told. */
+  closesAt: number | null;
 }
 
 /** A join after the edge proved the caller's machine (or, in development mode, did not). */

@@ -3,7 +3,7 @@ import type { WriteInput } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { agentMachine, fail, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
 import { randomSecret } from "./secrets";
-import { currentStatus, writeGate } from "./status-gate";
+import { closeGate, currentStatus, writeGate } from "./status-gate";
 import { applyWrite, commitEvent, recover } from "./write-path";
 
 /**
@@ -67,7 +67,7 @@ export async function write(f: FieldContext, args: WriteArgs): Promise<Outcome> 
  * serialised write path, so a write is either before it in the log or refused with `closed`.
  */
 export function close(f: FieldContext): Outcome<{ revision: number; status: string }> {
-  const gate = writeGate(f);
+  const gate = closeGate(f);
   if (!gate.ok) return gate;
   const referee = f.referee!;
   if (referee.status === "closed") return { ok: true, answer: { revision: referee.revision, status: "closed" } };

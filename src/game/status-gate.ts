@@ -30,7 +30,7 @@ export function playable(f: FieldContext, read = false): Gate {
   }
   if (status === "failed") return fail("failed", f.store.getMeta<string>("failure") ?? "generation failed");
   if (!f.referee) return fail("failed", `the field could not be loaded: ${f.loadError ?? "unknown error"}`);
-  if (!read && f.referee.status === "closed") return fail("closed", "this field is closed: writes are refused");
+  if (!read && f.referee.status === "closed") return fail("closed", closedMessage(f), f.referee.revision);
   return { ok: true };
 }
 
@@ -39,7 +39,21 @@ export function writeGate(f: FieldContext): Gate {
   return playable(f, false);
 }
 
+/** Gate of the close: the field must be loaded; closing a closed field again is allowed (a no-op). */
+export function closeGate(f: FieldContext): Gate {
+  return playable(f, true);
+}
+
 /** Gate of reads that need the referee (observe). */
 export function readGate(f: FieldContext): Gate {
   return playable(f, true);
+}
+
+/** Why a write is refused on a closed field; for a daily field, where its archive is and what to play instead. */
+function closedMessage(f: FieldContext): string {
+  const day = f.store.getMeta<string>("day");
+  if (day === undefined) return "this field is closed: writes are refused";
+  const closedAt = f.store.getMeta<number>("closed_at");
+  const when = closedAt !== undefined ? ` at ${new Date(closedAt).toISOString().slice(0, 16).replace("T", " ")} UTC` : "";
+  return `the day ${day} is closed${when}: no more writes are accepted. Its archive is (or will shortly be) at /api/archives/day-${day}.json.gz; call list_games for today's field.`;
 }

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
+import { archiveRoutes } from "./archive-routes";
+import { devRoutes } from "./dev-routes";
 import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
@@ -17,6 +19,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", identityRoutes());
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
+  app.route("/", archiveRoutes());
+  app.route("/", devRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app;
 }

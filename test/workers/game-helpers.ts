@@ -10,7 +10,7 @@ import type { FieldRules } from "../../src/referee/types";
 
 export type RawStub = ReturnType<typeof env.FIELDS.getByName>;
 /** The object's RPC surface with its declared types (RPC stubs erase `unknown` fields). */
-export type Stub = Pick<FieldObject, "create" | "join" | "write" | "observe" | "status" | "manifest" | "events" | "close">;
+export type Stub = Pick<FieldObject, "create" | "join" | "write" | "observe" | "status" | "manifest" | "events" | "close" | "closeDay" | "publicRead">;
 
 export function fieldApi(raw: RawStub): Stub {
   return raw as unknown as Stub;
