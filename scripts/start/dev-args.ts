@@ -13,7 +13,7 @@ function hasOption(args: readonly string[], name: string): boolean {
 
 /**
  * `wrangler dev` arguments for `npm start [-- user args]`: `--local`, `--ip`, `--port` and
- * `--persist-to` as defaults, then the user's arguments unchanged. Throws on a PORT that is not
+ * `--persist-to` and `--var MOSAIC_DEV:1` as defaults, then the user's arguments unchanged. Throws on a PORT that is not
  * a port number, so a typo is reported instead of wrangler picking something else.
  */
 export function devArgs(userArgs: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
@@ -22,6 +22,8 @@ export function devArgs(userArgs: readonly string[], env: Readonly<Record<string
   if (!hasOption(userArgs, "ip")) defaults.push("--ip", env.IP?.trim() || DEFAULT_IP);
   if (!hasOption(userArgs, "port")) defaults.push("--port", portFrom(env.PORT));
   if (!hasOption(userArgs, "persist-to")) defaults.push("--persist-to", DEFAULT_STATE);
+  // A local run is a development server: the dev routes open and close days at once (docs/daily.md).
+  if (!userArgs.some((a) => a.includes("MOSAIC_DEV"))) defaults.push("--var", "MOSAIC_DEV:1");
   return ["dev", ...defaults, ...userArgs];
 }
 

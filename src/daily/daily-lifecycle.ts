@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import type { Outcome } from "../game/field-types";
 import { fail } from "../game/field-types";
-import { listGames, registryStub } from "../game/registry";
+import { gameExists, listGames } from "../game/registry";
 import { addDays, dateOfGame, dayEnd, dayGameId, isDate, utcDate } from "./day-dates";
 import { planDay, type DayOverrides } from "./day-params";
 import type { DayClosed } from "./day-close";
@@ -55,7 +55,7 @@ export async function openDay(env: Env, date: string, overrides?: DayOverrides, 
 export async function closeDay(env: Env, date: string): Promise<Outcome<DayClosed>> {
   if (!isDate(date)) return fail("bad_input", `date must be a UTC date YYYY-MM-DD, got ${JSON.stringify(date).slice(0, 40)}`);
   const gameId = dayGameId(date);
-  if (!(await registryStub(env).has(gameId))) return fail("missing", `no daily field ${gameId}`);
+  if (!(await gameExists(env, gameId))) return fail("missing", `no daily field ${gameId}`);
   return env.FIELDS.getByName(gameId).closeDay();
 }
 

@@ -5,8 +5,8 @@ import { devArgs } from "../../scripts/start/dev-args.ts";
 describe("npm start arguments", () => {
   const count = (args: string[], name: string) => args.filter((a) => a === `--${name}` || a.startsWith(`--${name}=`)).length;
 
-  it("defaults to a local run on 127.0.0.1:8787 with state in .wrangler/state", () => {
-    expect(devArgs([], {})).toEqual(["dev", "--local", "--ip", "127.0.0.1", "--port", "8787", "--persist-to", ".wrangler/state"]);
+  it("defaults to a local development run on 127.0.0.1:8787 with state in .wrangler/state and the dev routes on", () => {
+    expect(devArgs([], {})).toEqual(["dev", "--local", "--ip", "127.0.0.1", "--port", "8787", "--persist-to", ".wrangler/state", "--var", "MOSAIC_DEV:1"]);
   });
 
   it("takes the user's --port (both spellings) instead of the default, and PORT from the environment", () => {
@@ -15,7 +15,7 @@ describe("npm start arguments", () => {
       expect(count(out, "port")).toBe(1);
       expect(out.slice(-args.length)).toEqual(args);
     }
-    expect(devArgs([], { PORT: "9000" })).toEqual(["dev", "--local", "--ip", "127.0.0.1", "--port", "9000", "--persist-to", ".wrangler/state"]);
+    expect(devArgs([], { PORT: "9000" })).toEqual(["dev", "--local", "--ip", "127.0.0.1", "--port", "9000", "--persist-to", ".wrangler/state", "--var", "MOSAIC_DEV:1"]);
     expect(devArgs([], { PORT: " " })).toContain("8787");
   });
 
