@@ -24,8 +24,21 @@ function freshDate(): string {
   return new Date(Date.UTC(2040, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
+/**
+ * fetch, retried once when a kept-alive connection was closed by the server meanwhile (the dev
+ * server's proxy drops idle sockets after a few seconds; this test pauses to check its records).
+ */
+async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return fetch(url, init);
+  }
+}
+
 async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetchAgain(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -74,7 +87,7 @@ describe("the day over HTTP", () => {
     // A watcher records every public answer while the day runs.
     const recorded: Recorded[] = [];
     const watch = async (path: string): Promise<Record<string, unknown>> => {
-      const res = await fetch(`${base}${path}`);
+      const res = await fetchAgain(`${base}${path}`);
       const body = await res.text();
       expect(res.status, `${path}: ${body.slice(0, 200)}`).toBe(200);
       recorded.push({ path, body });
@@ -133,10 +146,10 @@ describe("the day over HTTP", () => {
     expect(asJson.bytes.equals(file.bytes)).toBe(true);
     expect((await rawGet(`/api/archives/${gameId}.json.gz`)).bytes.equals(file.bytes)).toBe(true);
     // A plain HTTP client reads the second route as JSON.
-    const viaFetch = (await (await fetch(`${base}/api/archives/${gameId}`)).json()) as Archive;
+    const viaFetch = (await (await fetchAgain(`${base}/api/archives/${gameId}`)).json()) as Archive;
     const archive = JSON.parse(gunzipSync(file.bytes).toString("utf8")) as Archive;
     expect(viaFetch).toEqual(archive);
-    const listed = (await (await fetch(`${base}/api/archives`)).json()) as { archives: Array<Record<string, unknown>> };
+    const listed = (await (await fetchAgain(`${base}/api/archives`)).json()) as { archives: Array<Record<string, unknown>> };
     expect(listed.archives.find((a) => a.game_id === gameId)).toEqual({
       day: date, game_id: gameId, url: `${base}/api/archives/${gameId}.json.gz`, bytes: file.bytes.length, log_head: archive.log_head,
     });
@@ -162,7 +175,7 @@ describe("the day over HTTP", () => {
       for (const t of view.tiles) expect(Object.keys(t).sort()).toEqual(["agent", "cells", "h", "hash", "id", "m", "rects", "status", "w", "x0", "y0"]);
     }
     expect(cellsChecked).toBeGreaterThan(0);
-    expect((await (await fetch(`${base}/api/games/${gameId}`)).json()) as Record<string, unknown>).toMatchObject({ status: "closed", day_seed: archive.day_seed, day_key: archive.day_key });
+    expect((await (await fetchAgain(`${base}/api/games/${gameId}`)).json()) as Record<string, unknown>).toMatchObject({ status: "closed", day_seed: archive.day_seed, day_key: archive.day_key });
 
     // Writes after the close are refused with `closed`.
     const late = await playAgent({ url: base, game: gameId, identityFile: join(home, "a.json"), maxSessions: 1, maxSeconds: 30, idleSeconds: 2 });
