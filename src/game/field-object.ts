@@ -11,6 +11,7 @@ import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, Wri
 import * as writes from "./field-writes";
 import { publicRead, type PublicAnswer, type PublicQuery } from "./public-reads";
 import { closeAndArchive, closeIfDayEnded, type DayClosed } from "../daily/day-close";
+import { importPart, type ImportPart } from "../daily/day-import";
 import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
@@ -90,6 +91,12 @@ export class FieldObject extends DurableObject<Env> {
   /** Closes a daily field and writes its archive to R2 (idempotent: src/daily/day-close.ts). */
   async closeDay(): Promise<Outcome<DayClosed>> {
     return closeAndArchive(this.context);
+  }
+
+  /** Development only: loads a day recorded elsewhere (the close benchmark's synthetic day). */
+  async devImport(part: ImportPart): Promise<Outcome<{ status: string; revision: number }>> {
+    if (this.env.MOSAIC_DEV !== "1") return { ok: false, error: { code: "bad_input", message: "imports exist in development mode only" } };
+    return importPart(this.context, part);
   }
 
   // ---- reads ----

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Env } from "../env";
 import { closeDay, openDay } from "../daily/daily-lifecycle";
 import { isDate, utcDate } from "../daily/day-dates";
+import type { ImportPart } from "../daily/day-import";
 import { jsonError, JSON_TYPE } from "./public-json";
 
 /** Dev bodies are a date and a few numbers. */
@@ -54,6 +55,16 @@ export function devRoutes(): Hono<{ Bindings: Env }> {
     if (!body.ok) return jsonError(400, "bad_input", body.message);
     const r = await closeDay(c.env, body.value.date);
     if (!r.ok) return jsonError(r.error.code === "missing" ? 404 : 409, r.error.code, r.error.message);
+    return json(r.answer);
+  });
+
+  // Loads a day recorded elsewhere into an empty field object, part by part (the close benchmark).
+  app.post("/api/dev/import/:id", async (c) => {
+    const gameId = c.req.param("id");
+    if (!/^[a-zA-Z0-9_-]{1,80}$/.test(gameId)) return jsonError(400, "bad_input", "bad game id");
+    const part = (await c.req.json()) as ImportPart;
+    const r = await c.env.FIELDS.getByName(gameId).devImport(part);
+    if (!r.ok) return jsonError(400, r.error.code, r.error.message);
     return json(r.answer);
   });
 

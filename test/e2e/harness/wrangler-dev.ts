@@ -11,6 +11,8 @@ export interface DevServer {
   baseUrl: string;
   stateDir: string;
   port: number;
+  /** The wrangler process; it leads the process group that workerd runs in. */
+  pid: number;
   stop(): Promise<void>;
   /** SIGKILL to wrangler and workerd at once (no shutdown of any kind); the state folder stays. */
   kill(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startDevServer(options: { vars?: Record<string, string>; s
     baseUrl,
     stateDir,
     port,
+    pid: child.pid ?? 0,
     async kill() {
       signalGroup(child, "SIGKILL");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
