@@ -1,11 +1,9 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
 import { EVENTS_PAGE_MAX, type PublicQuery } from "../game/public-reads";
-import { gameExists, listGames } from "../game/registry";
+import { listGames } from "../game/registry";
+import { existingField } from "./known-fields";
 import { hashedJson, jsonAnswer, jsonError } from "./public-json";
-
-/** A game id as SPEC §6 allows it. */
-export const GAME_ID_RE = /^[a-zA-Z0-9_-]{1,80}$/;
 
 /**
  * The public read API of fields (SPEC §9, §10): the list, a field's manifest, its tile hashes, the
@@ -43,13 +41,6 @@ async function fieldRead(env: Env, request: Request, gameId: string, query: Publ
   if (!stub) return jsonError(404, "missing", `no such game: ${JSON.stringify(gameId.slice(0, 80))} (GET /api/games lists them)`);
   const answer = await stub.publicRead(query, request.headers.get("If-None-Match"));
   return jsonAnswer(answer.status, answer.body, answer.etag, answer.immutable === true);
-}
-
-/** The field's object when the field exists (listed in the registry), else null: nothing is created. */
-export async function existingField(env: Env, gameId: string): Promise<DurableObjectStub<import("../game/field-object").FieldObject> | null> {
-  if (!GAME_ID_RE.test(gameId)) return null;
-  if (!(await gameExists(env, gameId))) return null;
-  return env.FIELDS.getByName(gameId);
 }
 
 function parseRect(value: string | undefined): [number, number, number, number] | null {

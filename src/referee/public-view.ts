@@ -1,5 +1,5 @@
 import { HIDDEN, STATUS_NAMES } from "./board";
-import { encodeKnown, type DeltaKnown } from "./delta";
+import type { DeltaKnown } from "./delta";
 import type { RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
 
@@ -24,14 +24,13 @@ export interface PublicTilesView {
   /** The rectangle clipped to the field. */
   rect: [number, number, number, number];
   tiles: PublicTile[];
-  /** Known cells of the listed revealed and solved tiles, delta-coded like observe's. */
+  /** Known cells inside the rectangle, delta-coded like observe's (sorted ids as gaps, values). */
   known: DeltaKnown;
 }
 
 /**
  * What anyone may see of a rectangle (SPEC §10, the spectator's and the public API's view):
- * the tiles meeting it, each with its status and solver, and the known cells of its revealed
- * tiles. Under fog a hidden tile is listed only once some group has reached it (a seat's seed,
+ * the tiles meeting it, each with its status and solver, and the known cells inside it. Under fog a hidden tile is listed only once some group has reached it (a seat's seed,
  * or overlapping a revealed or solved tile); without fog every tile's geometry is public.
  * Givens and values of hidden tiles never appear. Cost follows the rectangle, not the field.
  */
@@ -52,13 +51,28 @@ export function publicTiles(state: RefereeState, x: number, y: number, w: number
     const solver = board.solver[id];
     return { id, ...tileGeometry(board.tiles[id]), status: STATUS_NAMES[board.status[id]], agent: solver >= 0 ? seats.agents[solver].id : null };
   });
-  const cellSet = new Set<number>();
-  for (const t of listed) {
-    if (board.status[t] === HIDDEN) continue;
-    for (const c of board.tiles[t].cellIds) if (board.known[c] !== -1) cellSet.add(c);
+  return { rect: [cx, cy, cw, ch], tiles, known: knownInRect(board.known, board.G, cx, cy, cw, ch) };
+}
+
+/**
+ * The known cells of a rectangle, delta-coded, in one row-major pass (ids come out sorted). Every
+ * known cell lies in a revealed tile (givens of revealed tiles, accepted commits), so all are public.
+ */
+function knownInRect(known: Int8Array, G: number, x: number, y: number, w: number, h: number): DeltaKnown {
+  const gaps: number[] = [];
+  const values: string[] = [];
+  let prev = 0;
+  for (let row = y; row < y + h; row++) {
+    const start = row * G + x;
+    for (let c = start; c < start + w; c++) {
+      const v = known[c];
+      if (v === -1) continue;
+      gaps.push(c - prev);
+      prev = c;
+      values.push(v === 1 ? "1" : "0");
+    }
   }
-  const ids = [...cellSet].sort((a, b) => a - b);
-  return { rect: [cx, cy, cw, ch], tiles, known: encodeKnown(ids, (c) => board.known[c] as 0 | 1) };
+  return { gaps, values: values.join("") };
 }
 
 /** Does one of the tile's rectangles share a cell with the rectangle at (x, y) of size w × h? */
