@@ -22,7 +22,7 @@ export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId
         status: stored === "generating" ? "generating" : "failed",
         createdMs: f.store.getMeta<number>("created") ?? Date.now(),
         nowMs: Date.now(),
-        revision: f.head.revision,
+        revision: f.head.rev,
         ...(stored === "generating" ? { progress: f.progress } : { error: failureReason(f) }),
       }),
     };
