@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { generateRing, type FieldParams } from "../../src/engine";
+import { generateField, generateRing, type FieldParams } from "../../src/engine";
+import type { FieldContext } from "../../src/game/field-context";
 import type { Field } from "../../src/engine/types";
 import { chainProblems, type LoggedEvent } from "../e2e/harness/event-log";
-import { createPlaying, fieldApi, joinArgs, machineId, ok, type RawStub, type Stub } from "./game-helpers";
+import { createPlaying, fieldApi, joinArgs, machineId, ok, uniqueId, waitPlaying, type RawStub, type Stub } from "./game-helpers";
 
 /** Stubs of an aborted object are broken for good; the field is reached again through a new one. */
 function freshStub(gameId: string): { raw: RawStub; stub: Stub } {
@@ -139,8 +140,23 @@ describe("faults: a field object evicted or aborted mid-write", () => {
 
 // ---- growth under alarm faults ---------------------------------------------------------------
 
+// The smallest growing field the ranges allow (SPEC §3): its first ring is 12 chunks of 40.
 const GROW = { kind: "field" as const, chunks: 2, chunk_g: 40, grow: true, G: 200 };
 const FOG = { guess: "accept" as const, depth: 0 as const, fog: true };
+// Every growth test grows ring 1 of the same field in its own object, so the oracle (the engine's
+// field and ring, generated here independently of the object) is computed once for the file.
+const GROW_SEED = "faults-grow";
+let oracle: Promise<{ field: Field; ringTiles: number }> | null = null;
+function growthOracle(): Promise<{ field: Field; ringTiles: number }> {
+  oracle ??= (async () => {
+    const params = { ...GROW, seed: GROW_SEED } as FieldParams;
+    const field = await generateField(params);
+    const ring = await generateRing(GROW_SEED, params, 1, field);
+    expect(ring.tiles.length).toBeGreaterThan(0);
+    return { field, ringTiles: ring.tiles.length };
+  })();
+  return oracle;
+}
 
 async function header(stub: Stub) {
   return ok(await stub.observe({ rect: [0, 0, 1, 1] })).observation as { grown: number; tiles_total: number; revision: number };
@@ -155,25 +171,45 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 /** A growing field whose first ring is due (the timer has passed) and whose alarm has not run yet. */
-async function dueField(label: string): Promise<{ stub: Stub; raw: RawStub; field: Field; seed: string; ringTiles: number; gameId: string }> {
-  const { stub, raw, field, seed, gameId } = await createPlaying(GROW, 200, { rules: FOG, grow: { every_minutes: 60 }, seed: `faults-grow-${label}` });
+async function dueField(label: string): Promise<{ stub: Stub; raw: RawStub; gameId: string }> {
+  const gameId = uniqueId(`faults-grow-${label}`);
+  const raw = env.FIELDS.getByName(gameId);
+  const stub = fieldApi(raw);
+  ok(await stub.create({ gameId, params: GROW, rules: FOG, G: GROW.G, seed: GROW_SEED, grow: { every_minutes: 60 } }));
+  await waitPlaying(raw);
   ok(await stub.join(joinArgs(machineId(0x900)))); // seated: the field does not expire
   await runInDurableObject(raw, (_i, state) => {
     state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'next_grow_at'", JSON.stringify(Date.now() - 1));
   });
-  const ring = await generateRing(seed, { ...GROW, seed } as FieldParams, 1, field);
-  expect(ring.tiles.length).toBeGreaterThan(0);
-  return { stub, raw, field, seed, ringTiles: ring.tiles.length, gameId };
+  return { stub, raw, gameId };
+}
+
+/** Runs the object's alarm handler directly (as an alarm retry, or an overlapping invocation, would). */
+function runAlarmHandler(raw: RawStub): Promise<void> {
+  return runInDurableObject(raw, (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm());
+}
+
+/**
+ * Waits until the object is generating a ring (its growth promise is in flight), so a fault
+ * strikes mid-generation however fast or loaded the machine is.
+ */
+async function untilGrowing(raw: RawStub): Promise<void> {
+  const growing = () => runInDurableObject(raw, (instance) => (instance as unknown as { context: FieldContext }).context.growing !== null);
+  await until(growing, "the ring's generation to start");
 }
 
 /** Exactly one ring: one grow event for ring 1, the engine's tile count, and the same after eviction. */
-async function expectOneRing(stub: Stub, raw: RawStub, field: Field, ringTiles: number): Promise<void> {
+async function expectOneRing(stub: Stub, raw: RawStub): Promise<void> {
+  const { field, ringTiles } = await growthOracle();
   const events = await expectChain(stub);
   const grows = events.filter((e) => e.type === "grow");
   expect(grows.map((e) => e.ring)).toEqual([1]);
   expect(grows[0]).toMatchObject({ first_tile: field.tiles.length, tiles: ringTiles });
   const h = await header(stub);
   expect(h).toMatchObject({ grown: 1, tiles_total: field.tiles.length + ringTiles, revision: events.length });
+  // What is stored is that ring, once: the object's tile table holds ids 0 … total-1, no more.
+  const stored = await runInDurableObject(raw, (_i, state) => state.storage.sql.exec<{ n: number; top: number }>("SELECT COUNT(*) AS n, MAX(id) AS top FROM tiles").one());
+  expect(stored).toEqual({ n: field.tiles.length + ringTiles, top: field.tiles.length + ringTiles - 1 });
   await evictDurableObject(raw).catch(() => {});
   expect(await header(stub)).toEqual(h);
   expect(await log(stub)).toEqual(events);
@@ -183,23 +219,26 @@ const grownOnce = (stub: Stub) => async () => (await header(stub)).grown >= 1 &&
 
 describe("faults: the growth alarm retried", () => {
   it("two alarm runs at once, then a third, grow one ring", { timeout: 240_000 }, async () => {
-    const { stub, raw, field, ringTiles } = await dueField("twice");
-    const run = () => runInDurableObject(raw, (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm());
-    await Promise.all([run(), run()]);
-    await run();
+    const { stub, raw } = await dueField("twice");
+    // The second run starts while the first is generating the ring (not merely queued behind it).
+    const first = runAlarmHandler(raw);
+    await untilGrowing(raw);
+    const second = runAlarmHandler(raw);
+    await Promise.all([first, second]);
+    await runAlarmHandler(raw);
     await runDurableObjectAlarm(raw);
     await until(grownOnce(stub), "the ring");
-    await expectOneRing(stub, raw, field, ringTiles);
+    await expectOneRing(stub, raw);
   });
 
   it("an alarm whose ring cannot be stored changes nothing, and its retry grows one ring", { timeout: 240_000 }, async () => {
-    const { stub, raw, field, ringTiles } = await dueField("storage");
+    const { stub, raw } = await dueField("storage");
     const before = { header: await header(stub), events: await log(stub) };
     // The storage refuses the ring's tiles (as a full disk would) while the alarm runs.
     await runInDurableObject(raw, (_i, state) => {
       state.storage.sql.exec("CREATE TRIGGER refuse_tiles BEFORE INSERT ON tiles BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     });
-    await runInDurableObject(raw, (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm().catch(() => {}));
+    await runAlarmHandler(raw).catch(() => {});
     expect(await header(stub)).toEqual(before.header);
     expect(await log(stub)).toEqual(before.events);
     await evictDurableObject(raw).catch(() => {});
@@ -211,15 +250,14 @@ describe("faults: the growth alarm retried", () => {
     await runDurableObjectAlarm(raw);
     await until(grownOnce(stub), "the ring");
     await runDurableObjectAlarm(raw);
-    await expectOneRing(stub, raw, field, ringTiles);
+    await expectOneRing(stub, raw);
   });
 
   it("an object aborted while it generates a ring grows that ring once when the alarm is retried", { timeout: 240_000 }, async () => {
     const due = await dueField("abort");
-    const { field, ringTiles } = due;
     // Start the alarm and abort the object while the ring is being generated (it yields between steps).
-    const running = runInDurableObject(due.raw, (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm()).catch(() => "aborted");
-    await new Promise((r) => setTimeout(r, 300));
+    const running = runAlarmHandler(due.raw).then(() => "finished", () => "aborted");
+    await untilGrowing(due.raw);
     await abortAllDurableObjects();
     expect(await running).toBe("aborted");
     const { stub, raw } = freshStub(due.gameId);
@@ -228,6 +266,6 @@ describe("faults: the growth alarm retried", () => {
     await runDurableObjectAlarm(raw);
     await until(grownOnce(stub), "the ring");
     await runDurableObjectAlarm(raw);
-    await expectOneRing(stub, raw, field, ringTiles);
+    await expectOneRing(stub, raw);
   });
 });
