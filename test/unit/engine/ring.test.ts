@@ -40,6 +40,20 @@ describe("growing fields", () => {
     expect(await digest({ ...grown, tiles: [...base.tiles, ...again.tiles], solution: again.solution })).toBe(await digest(grown));
   });
 
+  it("pins the digest of a grown ring and of a scatter field of 60 (regression pin)", async () => {
+    // Speed-ups of the generator must not change a bit of its output: rings (stitched seams,
+    // givens across chunk borders) and a larger scatter field exercise every path of the
+    // givens reduction (batches, single removals, pin sets, climb-back) and of filling (repair).
+    const base = await generateField(params);
+    const ring = await generateRing(params.seed, params, 1, base);
+    expect(await fieldDigest({ G: base.G, tiles: [...base.tiles, ...ring.tiles], solution: ring.solution })).toBe(
+      "1fe0f547b8ba4ba3372f553989d677ddc4f7e3fe067de30850ccdefbacfd457b",
+    );
+    expect(await fieldDigest(await generateField({ kind: "scatter", seed: "pin-wide", G: 60 }))).toBe(
+      "2e50f7bf9a4b01644cb9e6c9934ca03bc1b42f82e4e14d00bf03d663e2355911",
+    );
+  });
+
   it("reports no room once a ring no longer fits on the canvas", async () => {
     const base = await generateField(params);
     const ring = await generateRing(params.seed, params, 2, base);
