@@ -56,6 +56,8 @@ export interface GivensInput {
   m: SolutionCount;
 }
 
+const NONE: Uint8Array[] = [];
+
 export class GivensReducer {
   private readonly problem: Problem;
   private readonly solver: Solver;
@@ -63,6 +65,8 @@ export class GivensReducer {
   private readonly truth: Int8Array;
   private readonly shared: Uint8Array;
   private readonly pins: Uint8Array[];
+  /** The local cells of each pin set. */
+  private readonly pinCells: Int32Array[];
   private readonly fixed: Int8Array;
   private readonly m: number;
   /** Count calls made (for profiling). */
@@ -78,6 +82,7 @@ export class GivensReducer {
     this.shared = new Uint8Array(this.n);
     const sets = input.pinSets && input.pinSets.length > 0 ? input.pinSets : [input.isShared];
     this.pins = sets.map(() => new Uint8Array(this.n));
+    this.pinCells = [];
     this.fixed = new Int8Array(this.n);
     this.m = input.m;
     for (let i = 0; i < this.n; i++) {
@@ -86,49 +91,28 @@ export class GivensReducer {
       this.shared[i] = input.isShared(id) ? 1 : 0;
       sets.forEach((isPin, k) => (this.pins[k][i] = this.shared[i] && isPin(id) ? 1 : 0));
     }
+    for (const pin of this.pins) {
+      const cells: number[] = [];
+      for (let i = 0; i < this.n; i++) if (pin[i]) cells.push(i);
+      this.pinCells.push(Int32Array.from(cells));
+    }
   }
 
-  /** Solutions with the givens (and a pin set), optionally with cell `opp` set against the truth. */
-  private countWith(given: Uint8Array, pin: Uint8Array | null, limit: number, opp = -1): number {
+  /** Solutions with the givens fixed (at most `limit`; a count over budget is taken as the limit). */
+  private countWith(given: Uint8Array, limit: number): number {
     const f = this.fixed;
-    for (let i = 0; i < this.n; i++) f[i] = given[i] || (pin !== null && pin[i]) ? this.truth[i] : -1;
-    if (opp >= 0) f[opp] = 1 - this.truth[opp];
+    for (let i = 0; i < this.n; i++) f[i] = given[i] ? this.truth[i] : -1;
     this.counts++;
     if (!this.solver.reset(f)) return 0;
     const c = this.solver.count(limit, COUNT_BUDGET);
     return c < 0 ? limit : c;
   }
 
-  /** Both invariants: at most m solutions, and a unique one once any pin set is known. */
-  private ok(given: Uint8Array): boolean {
-    const c = this.countWith(given, null, this.m + 1);
-    // A unique solution is the truth, so it stays unique with a pin set added.
-    if (c === 1 || (c <= this.m && this.pins.every((pin) => this.countWith(given, pin, 2) === 1))) {
-      this.cur = c;
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Removing one given y (already cleared in `given`): the new solutions are exactly those with
-   * y against the truth, so count only those — fixing y the other way usually ends in an
-   * immediate contradiction, which is far cheaper than re-proving the whole count.
-   */
-  private okOne(given: Uint8Array, y: number): boolean {
-    const room = this.m - this.cur;
-    const k = this.countWith(given, null, room + 1, y);
-    if (k > room) return false;
-    if (k > 0 && !this.pins.every((pin) => pin[y] || this.countWith(given, pin, 1, y) === 0)) return false;
-    this.cur += k;
-    return true;
-  }
-
   /** Global ids of the chosen givens, ascending; null when no round succeeded. */
   run(rng: Rng): number[] | null {
     for (let round = 0; round < ROUNDS; round++) {
       const given = this.greedy(rng);
-      const c = this.countWith(given, null, this.m + 1);
+      const c = this.countWith(given, this.m + 1);
       if (c === this.m || this.climb(given, rng)) {
         const ids: number[] = [];
         for (let i = 0; i < this.n; i++) if (given[i]) ids.push(this.problem.cellIds[i]);
@@ -196,20 +180,39 @@ export class GivensReducer {
       }
       return k;
     };
-    // With each pin set assumed in turn on top of the current assumptions: at most `limit - 1`
-    // solutions (a contradiction counts as none).
-    const pinnedHere = (limit: number, y: number): boolean =>
-      this.pins.every((pin) => {
+    // Does each pin set leave fewer than `limit` of the solutions `sols` (all the solutions of the
+    // current assumptions) once assumed on top of them? When some pin set keeps `limit` of them,
+    // its count would reach the limit, so the answer is no without a search; otherwise the count
+    // runs, as it may still stop on its node budget (a contradiction counts as none).
+    const pinnedHere = (sols: readonly Uint8Array[], limit: number, y: number): boolean => {
+      for (let p = 0; p < this.pins.length; p++) {
+        if (y >= 0 && this.pins[p][y]) continue;
+        let agree = 0;
+        for (const s of sols) if (agrees(s, this.pinCells[p]) && ++agree >= limit) return false;
+      }
+      return this.pins.every((pin) => {
         if (y >= 0 && pin[y]) return true;
         const mark = solver.mark();
         const ok = !solver.assume(cells, values, addPin(pin)) || countHere(limit) < limit;
         solver.backtrack(mark);
         return ok;
       });
+    };
+    const agrees = (s: Uint8Array, pinCells: Int32Array): boolean => {
+      for (let k = 0; k < pinCells.length; k++) if (s[pinCells[k]] !== truth[pinCells[k]]) return false;
+      return true;
+    };
     const countHere = (limit: number): number => {
       this.counts++;
       const c = solver.count(limit, COUNT_BUDGET);
       return c < 0 ? limit : c;
+    };
+    // The solutions of the current assumptions when fewer than `limit` (null: at least `limit`, or
+    // over budget: what a count would take as the limit). Same search as `countHere`.
+    const solutionsHere = (limit: number): Uint8Array[] | null => {
+      this.counts++;
+      const sols = solver.enumerate(limit, COUNT_BUDGET);
+      return sols && sols.length < limit ? sols : null;
     };
     // Would removing order[i..end) keep both invariants?
     const test = (i: number, end: number): boolean => {
@@ -223,14 +226,14 @@ export class GivensReducer {
         cells[k] = y;
         values[k++] = 1 - truth[y];
         const room = m - this.cur;
-        const added = solver.assume(cells, values, k) ? countHere(room + 1) : 0;
-        ok = added <= room;
-        if (ok && added > 0) ok = pinnedHere(1, y);
-        if (ok) this.cur += added;
+        const added = solver.assume(cells, values, k) ? solutionsHere(room + 1) : NONE;
+        ok = added !== null;
+        if (added && added.length > 0) ok = pinnedHere(added, 1, y);
+        if (ok) this.cur += (added as Uint8Array[]).length;
       } else {
-        const c = solver.assume(cells, values, fixRest(end)) ? countHere(m + 1) : 0;
-        ok = c === 1 || (c <= m && pinnedHere(2, -1));
-        if (ok) this.cur = c;
+        const sols = solver.assume(cells, values, fixRest(end)) ? solutionsHere(m + 1) : NONE;
+        ok = sols !== null && (sols.length === 1 || pinnedHere(sols, 2, -1));
+        if (ok) this.cur = (sols as Uint8Array[]).length;
       }
       solver.backtrack(base);
       return ok;
