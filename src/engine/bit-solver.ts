@@ -6,6 +6,10 @@
  * i to v is `live &= has[i][v]` over P/32 words instead of a scan of P patterns, and a cell is
  * forced when one of its two supports `live & has[i][v]` is empty (checked from a remembered
  * word first, the "residue"). Changed words are saved on a trail, so backtracking restores them.
+ * Each line also keeps the indices of its non-zero words as a reversible sparse set (a word that
+ * becomes zero is swapped past the set's limit; the limit is on the trail), so filtering, counting
+ * and support checks visit only words that still hold live patterns: a line's set shrinks to a
+ * few words within a few levels of the search.
  * This is the compact-table idea from constraint programming applied to the line tables.
  */
 import { validLines } from "./lines";
@@ -75,6 +79,7 @@ function initialLive(t: LenTable, known: number, ones: number): { words: Int32Ar
 
 const TAG_WORD = TAG_STORAGE;
 const TAG_FK = TAG_STORAGE + 1;
+const TAG_LIMIT = TAG_STORAGE + 2;
 
 /** Work counters across all bitset solvers (profiling aid; never affects results). */
 export const bitSolverWork = { nodes: 0, resets: 0, words: 0 };
@@ -87,6 +92,9 @@ export class BitSolver extends LineSearch {
   private readonly res: Int32Array;
   /** Known bits already applied to the live set. */
   private readonly fk: Int32Array;
+  /** Per line, from wStart: word indices, the first `lim[l]` of them non-zero (the rest zero). */
+  private readonly idx: Int32Array;
+  private readonly lim: Int32Array;
   private readonly offs = new Int32Array(32);
 
   constructor(problem: Problem) {
@@ -104,6 +112,8 @@ export class BitSolver extends LineSearch {
     this.live = new Int32Array(this.wStart[n]);
     this.res = new Int32Array(this.resStart[n]);
     this.fk = new Int32Array(n);
+    this.idx = new Int32Array(this.wStart[n]);
+    this.lim = new Int32Array(n);
   }
 
   protected loadLines(): void {
@@ -111,8 +121,12 @@ export class BitSolver extends LineSearch {
       const k = this.known[l];
       this.fk[l] = k;
       const init = initialLive(this.tabs[l], k, this.ones[l]);
-      this.live.set(init.words, this.wStart[l]);
+      const ws = this.wStart[l];
+      this.live.set(init.words, ws);
       this.cnt[l] = init.count;
+      let nz = 0;
+      for (let w = 0; w < init.words.length; w++) if (init.words[w] !== 0) this.idx[ws + nz++] = w;
+      this.lim[l] = nz;
     }
   }
 
@@ -133,7 +147,27 @@ export class BitSolver extends LineSearch {
 
   protected undoStorage(tag: number, idx: number): void {
     if (tag === TAG_WORD) this.live[idx] = this.trail[--this.tTop];
-    else this.fk[idx] = this.trail[--this.tTop];
+    else if (tag === TAG_FK) this.fk[idx] = this.trail[--this.tTop];
+    else this.lim[idx] = this.trail[--this.tTop];
+  }
+
+  /** Drop the k-th active word of line l (now zero) from its non-zero set. */
+  private dropWord(l: number, ws: number, k: number): void {
+    const last = this.lim[l] - 1;
+    const w = this.idx[ws + k];
+    this.idx[ws + k] = this.idx[ws + last];
+    this.idx[ws + last] = w;
+    this.push(last + 1);
+    this.push(l * 8 + TAG_LIMIT);
+    this.lim[l] = last;
+  }
+
+  /** Position of word w in line m's non-zero set (it must be there). */
+  private activeAt(m: number, w: number): number {
+    const ws = this.wStart[m];
+    let k = 0;
+    while (this.idx[ws + k] !== w) k++;
+    return k;
   }
 
   /** Is some live pattern of line l valued v at position i? (residue word first) */
@@ -144,7 +178,9 @@ export class BitSolver extends LineSearch {
     const ri = this.resStart[l] + i * 2 + v;
     const r = this.res[ri];
     if ((live[ws + r] & has[off + r]) !== 0) return true;
-    for (let w = 0; w < t.W; w++) {
+    const idx = this.idx;
+    for (let k = 0, n = this.lim[l]; k < n; k++) {
+      const w = idx[ws + k];
       if ((live[ws + w] & has[off + w]) !== 0) {
         this.res[ri] = w;
         return true;
@@ -180,12 +216,13 @@ export class BitSolver extends LineSearch {
         this.push(this.fk[l]);
         this.push(l * 8 + TAG_FK);
         this.fk[l] = k;
-        bitSolverWork.words += W;
         let c = 0;
         const has = t.has;
-        for (let w = 0; w < W; w++) {
+        const idx = this.idx;
+        bitSolverWork.words += this.lim[l];
+        for (let k = 0; k < this.lim[l]; k++) {
+          const w = idx[ws + k];
           const old = live[ws + w];
-          if (old === 0) continue;
           let nw = old;
           for (let j = 0; j < nOffs; j++) nw &= has[offs[j] + w];
           if (nw !== old) {
@@ -194,6 +231,7 @@ export class BitSolver extends LineSearch {
             live[ws + w] = nw;
           }
           if (nw !== 0) c += popcount(nw);
+          else this.dropWord(l, ws, k--);
         }
         if (c !== cnt[l]) this.setCount(l, c);
       }
@@ -214,8 +252,7 @@ export class BitSolver extends LineSearch {
       if (cnt[l] === 1 && !this.det[l]) {
         // Complete line: its pattern is barred from sibling lines (same table, same index).
         this.setDetermined(l);
-        let w = 0;
-        while (live[ws + w] === 0) w++;
+        const w = this.idx[ws];
         const bit = live[ws + w] & -live[ws + w];
         for (let j = p.sibStart[l]; j < p.sibStart[l + 1]; j++) {
           const m = p.sibs[j];
@@ -225,6 +262,7 @@ export class BitSolver extends LineSearch {
           this.push(old);
           this.push(mw * 8 + TAG_WORD);
           live[mw] = old ^ bit;
+          if (old === bit) this.dropWord(m, this.wStart[m], this.activeAt(m, w));
           this.setCount(m, cnt[m] - 1);
           if (cnt[m] === 0) {
             this.clearQueue();
