@@ -163,6 +163,15 @@ export abstract class LineSearch {
   }
 
   /**
+   * As `enumerate`, into arrays of `into` reused from earlier calls (grown as needed): returns the
+   * number of solutions found, the first that many arrays holding them; -1 when over budget.
+   */
+  enumerateInto(limit: number, budget: number, into: Uint8Array[]): number {
+    this.run(limit, budget, into, null);
+    return this.aborted ? -1 : this.found;
+  }
+
+  /**
    * Complete the search lines with one solution chosen by `rng` (branch order shuffled).
    * On success the values stay in `val` (cells outside search lines may stay -1).
    * Returns true on success, false when there is none or the budget ran out (see `aborted`).
@@ -214,11 +223,15 @@ export abstract class LineSearch {
     }
     if (best < 0) {
       this.found++;
-      if (this.collect) {
+      const into = this.collect;
+      if (into) {
         const v = this.val;
-        const sol = new Uint8Array(v.length);
+        let sol = into[this.found - 1];
+        if (sol === undefined) {
+          sol = new Uint8Array(v.length);
+          into.push(sol);
+        }
         for (let i = 0; i < v.length; i++) sol[i] = v[i] < 0 ? 255 : v[i];
-        this.collect.push(sol);
       }
       return;
     }

@@ -118,8 +118,14 @@ export class Solver extends LineSearch {
         // Complete line: no sibling may take the same pattern (rule 3).
         this.setDetermined(l);
         const pat = pool[s];
+        const known = this.known;
+        const ones = this.ones;
+        const inQ = this.inQ;
         for (let j = p.sibStart[l]; j < p.sibStart[l + 1]; j++) {
           const m = p.sibs[j];
+          // A line out of the queue holds only patterns that agree with its known cells, so a
+          // pattern that disagrees with them is not there: no need to look.
+          if (inQ[m] === 0 && (pat & known[m]) !== ones[m]) continue;
           const ms = p.poolStart[m];
           const mc = cnt[m];
           for (let x = 0; x < mc; x++) {

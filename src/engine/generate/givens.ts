@@ -56,8 +56,6 @@ export interface GivensInput {
   m: SolutionCount;
 }
 
-const NONE: Uint8Array[] = [];
-
 export class GivensReducer {
   private readonly problem: Problem;
   private readonly solver: Solver;
@@ -184,11 +182,11 @@ export class GivensReducer {
     // current assumptions) once assumed on top of them? When some pin set keeps `limit` of them,
     // its count would reach the limit, so the answer is no without a search; otherwise the count
     // runs, as it may still stop on its node budget (a contradiction counts as none).
-    const pinnedHere = (sols: readonly Uint8Array[], limit: number, y: number): boolean => {
+    const pinnedHere = (found: number, limit: number, y: number): boolean => {
       for (let p = 0; p < this.pins.length; p++) {
         if (y >= 0 && this.pins[p][y]) continue;
         let agree = 0;
-        for (const s of sols) if (agrees(s, this.pinCells[p]) && ++agree >= limit) return false;
+        for (let k = 0; k < found; k++) if (agrees(sols[k], this.pinCells[p]) && ++agree >= limit) return false;
       }
       return this.pins.every((pin) => {
         if (y >= 0 && pin[y]) return true;
@@ -207,12 +205,14 @@ export class GivensReducer {
       const c = solver.count(limit, COUNT_BUDGET);
       return c < 0 ? limit : c;
     };
-    // The solutions of the current assumptions when fewer than `limit` (null: at least `limit`, or
-    // over budget: what a count would take as the limit). Same search as `countHere`.
-    const solutionsHere = (limit: number): Uint8Array[] | null => {
+    // The number of solutions of the current assumptions, in `sols`, when fewer than `limit`
+    // (-1: at least `limit`, or over budget: what a count takes as the limit). Same search as
+    // `countHere`.
+    const sols: Uint8Array[] = [];
+    const solutionsHere = (limit: number): number => {
       this.counts++;
-      const sols = solver.enumerate(limit, COUNT_BUDGET);
-      return sols && sols.length < limit ? sols : null;
+      const found = solver.enumerateInto(limit, COUNT_BUDGET, sols);
+      return found >= 0 && found < limit ? found : -1;
     };
     // Would removing order[i..end) keep both invariants?
     const test = (i: number, end: number): boolean => {
@@ -226,14 +226,14 @@ export class GivensReducer {
         cells[k] = y;
         values[k++] = 1 - truth[y];
         const room = m - this.cur;
-        const added = solver.assume(cells, values, k) ? solutionsHere(room + 1) : NONE;
-        ok = added !== null;
-        if (added && added.length > 0) ok = pinnedHere(added, 1, y);
-        if (ok) this.cur += (added as Uint8Array[]).length;
+        const added = solver.assume(cells, values, k) ? solutionsHere(room + 1) : 0;
+        ok = added >= 0;
+        if (added > 0) ok = pinnedHere(added, 1, y);
+        if (ok) this.cur += added;
       } else {
-        const sols = solver.assume(cells, values, fixRest(end)) ? solutionsHere(m + 1) : NONE;
-        ok = sols !== null && (sols.length === 1 || pinnedHere(sols, 2, -1));
-        if (ok) this.cur = (sols as Uint8Array[]).length;
+        const c = solver.assume(cells, values, fixRest(end)) ? solutionsHere(m + 1) : 0;
+        ok = c >= 0 && (c === 1 || pinnedHere(c, 2, -1));
+        if (ok) this.cur = c;
       }
       solver.backtrack(base);
       return ok;
@@ -278,27 +278,33 @@ export class GivensReducer {
     this.counts++;
     const current = this.solver.reset(f) ? (this.solver.enumerate(m, COUNT_BUDGET * 4) ?? []) : [];
     const base = current.filter((s) => !this.isTruth(s));
+    // Whether each alternative differs from the truth within every pin set, worked out once.
+    const baseDiffers = base.map((s) => this.differsOnShared(s));
+    const pool: Uint8Array[] = [];
     for (const g of kept) {
       given[g] = 0;
       for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
       f[g] = 1 - this.truth[g];
       this.counts++;
-      const added = this.solver.reset(f) ? this.solver.enumerate(CLIMB_LIMIT + 1, COUNT_BUDGET * 4) : [];
-      const sols = added ? [...base, ...added] : null;
-      if (sols && added && added.length <= CLIMB_LIMIT && sols.length >= m - 1) {
-        let alts = sols;
+      const found = this.solver.reset(f) ? this.solver.enumerateInto(CLIMB_LIMIT + 1, COUNT_BUDGET * 4, pool) : 0;
+      if (found >= 0 && found <= CLIMB_LIMIT && base.length + found >= m - 1) {
+        let alts = [...base, ...pool.slice(0, found)];
+        const differs = new Map<Uint8Array, boolean>();
+        base.forEach((s, k) => differs.set(s, baseDiffers[k]));
+        for (let k = 0; k < found; k++) differs.set(pool[k], this.differsOnShared(pool[k]));
+        const allDiffer = (list: Uint8Array[]): boolean => list.every((a) => differs.get(a));
         const extra: number[] = [];
         for (const x of order) {
-          if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) break;
+          if (alts.length === m - 1 && allDiffer(alts)) break;
           if (given[x]) continue;
           const keep = alts.filter((a) => a[x] === this.truth[x]);
           if (keep.length === alts.length || keep.length < m - 1) continue;
           // Keep enough alternatives that differ on a shared cell.
-          if (keep.filter((a) => this.differsOnShared(a)).length < m - 1) continue;
+          if (keep.filter((a) => differs.get(a)).length < m - 1) continue;
           alts = keep;
           extra.push(x);
         }
-        if (alts.length === m - 1 && alts.every((a) => this.differsOnShared(a))) {
+        if (alts.length === m - 1 && allDiffer(alts)) {
           for (const x of extra) given[x] = 1;
           return true;
         }
