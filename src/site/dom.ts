@@ -37,8 +37,11 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return node as T;
 }
 
+/** One formatter for the page: `toLocaleString` builds a new one on every call (costly in a table). */
+const INTEGER = new Intl.NumberFormat("en-US");
+
 export function formatInt(n: number): string {
-  return n.toLocaleString("en-US");
+  return INTEGER.format(n);
 }
 
 export function formatTime(ms: number): string {

@@ -48,7 +48,16 @@ export function packCells(values: Int8Array): PackedCells {
 
 /** The inverse of packCells into a fresh array of `size` cells. */
 export function unpackCells(packed: PackedCells, size: number): Int8Array {
-  const out = new Int8Array(size).fill(-1);
+  return unpackCellsInto(packed, new Int8Array(size).fill(-1));
+}
+
+/**
+ * The inverse of packCells into `out` (one entry per cell, already -1 where unknown): the known
+ * cells' values are written, nothing else is touched. Lets a page decode a large field straight
+ * into the array it draws from.
+ */
+export function unpackCellsInto(packed: PackedCells, out: Int8Array): Int8Array {
+  const size = out.length;
   const bytes = base64ToBytes(packed.values);
   let c = 0;
   let bit = 0;

@@ -87,6 +87,21 @@ describe("the live field", () => {
     expect(w.errors).toEqual([]);
   });
 
+  it("paints a freshly opened field from the snapshot exactly as the reducer's model has it", async () => {
+    await team.pass();
+    const fresh = await openPage(browser, baseUrl, `/?game=${gameId}`);
+    try {
+      await waitForRevision(fresh.page, team.revision);
+      const diff = await fresh.page.evaluate(() => (window.mosaic!.sceneDiff as () => unknown)());
+      expect(diff).toEqual({ pixels: 0, cells: 0, tiles: 0 });
+      const drawn = await fresh.page.evaluate(() => window.mosaic!.scene!.tiles.size);
+      expect(drawn).toBe(field.tiles.length);
+      expect(fresh.errors).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
   it("shows an intent as text and runs none of it", async () => {
     const { page } = w;
     const seat = team.seats[0];

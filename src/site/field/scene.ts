@@ -1,24 +1,8 @@
-import { machineOf, machineSlot, PIXELS } from "../palette";
+import { PIXELS } from "../palette";
+import { SceneTiles, RANK_OF_STATUS, SOLVED_RANK, type SceneTile, type TileShape, type TileStatus } from "./scene-tiles";
 
-export type TileStatus = "hidden" | "revealed" | "solved";
+export type { SceneTile, TileShape, TileStatus };
 
-/** A tile as the page knows it: public geometry, status and solver (SPEC §4.7, §10). */
-export interface SceneTile {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  rects: Array<[number, number, number, number]>;
-  cells: number;
-  m: number;
-  status: TileStatus;
-  /** Agent that solved it, or null. */
-  agent: string | null;
-  hash?: string;
-}
-
-const STATUS_RANK: Record<TileStatus, number> = { hidden: 1, revealed: 2, solved: 3 };
 const REJECTED = 1;
 
 /**
@@ -29,7 +13,8 @@ const REJECTED = 1;
  */
 export class FieldScene {
   readonly G: number;
-  readonly tiles = new Map<number, SceneTile>();
+  /** Every tile the page knows, in columns (objects on demand). */
+  readonly tiles = new SceneTiles();
   /** A tile covering each cell (the highest-status one), -1 for none known. */
   readonly cellTile: Int32Array;
   /** 0 nothing known, 1 hidden, 2 revealed, 3 solved: the highest status over covering tiles. */
@@ -39,12 +24,12 @@ export class FieldScene {
   readonly cellFlags: Uint8Array;
   readonly image: ImageData;
   private readonly pixels: Uint32Array;
-  /** Palette slot of each solved tile's machine (by tile id), so painting a cell is array reads. */
-  private tileSlot = new Int16Array(1024);
   private dirty: [number, number, number, number] | null = null;
   /** Bumped on every change, so views can tell when to redraw. */
   version = 0;
-  private readonly buckets: Map<number, number[]> = new Map();
+  /** Tile ids by 32×32-cell bucket, built when first asked for (labels, hit tests of many tiles). */
+  private buckets: Array<number[] | undefined> | null = null;
+  private readonly bucketsPerRow: number;
   static readonly BUCKET = 32;
 
   constructor(G: number) {
@@ -56,66 +41,62 @@ export class FieldScene {
     this.cellFlags = new Uint8Array(n);
     this.image = new ImageData(G, G);
     this.pixels = new Uint32Array(this.image.data.buffer);
+    this.bucketsPerRow = Math.ceil(G / FieldScene.BUCKET);
   }
 
   /**
-   * Many tiles at once (a snapshot, a rebuilt replay): cell ownership first, then one paint per
-   * cell of the field and one dirty rectangle, instead of painting every tile's cells as it comes.
+   * Many tiles at once, once they are in `tiles` (a snapshot's columns, a rebuilt replay): cell
+   * ownership tile by tile in id order, then one paint per cell of the field and one dirty
+   * rectangle, instead of painting every tile's cells as it comes.
    */
-  bulkLoad(tiles: readonly SceneTile[]): void {
-    const G = this.G;
-    for (const tile of tiles) {
-      const known = this.tiles.get(tile.id);
-      this.tiles.set(tile.id, tile);
-      if (!known) this.index(tile);
-      this.setSlot(tile);
-      const rank = STATUS_RANK[tile.status];
-      for (const [lx, ly, w, h] of tile.rects) {
-        for (let y = tile.y0 + ly; y < tile.y0 + ly + h; y++) {
-          const row = y * G;
-          for (let x = tile.x0 + lx; x < tile.x0 + lx + w; x++) {
-            const c = row + x;
-            if (rank >= this.cellStatus[c]) {
-              this.cellStatus[c] = rank;
-              this.cellTile[c] = tile.id;
-            }
+  coverAll(timings: Record<string, number> = {}): void {
+    const started = performance.now();
+    const { G, cellStatus, cellTile } = this;
+    const { rank, x0, y0, w, h, rectAt, rectData } = this.tiles;
+    // A shared cell shows its most advanced tile (the later one among equals). Plain loops over
+    // the columns: this is the first paint's inner loop (a million cells at G = 1000).
+    const cover = (id: number, r: number, x: number, y: number, rw: number, rh: number): void => {
+      for (let row = y; row < y + rh; row++) {
+        const end = row * G + x + rw;
+        for (let c = row * G + x; c < end; c++) {
+          if (r >= cellStatus[c]) {
+            cellStatus[c] = r;
+            cellTile[c] = id;
           }
         }
       }
+    };
+    for (let id = 0; id < rank.length; id++) {
+      const r = rank[id];
+      if (r === 0) continue;
+      const at = rectAt[id];
+      if (at < 0) cover(id, r, x0[id], y0[id], w[id], h[id]);
+      else for (let k = 0, o = at + 1; k < rectData[at]; k++, o += 4) cover(id, r, x0[id] + rectData[o], y0[id] + rectData[o + 1], rectData[o + 2], rectData[o + 3]);
     }
-    for (let c = 0; c < this.cellStatus.length; c++) this.paint(c);
+    this.buckets = null;
+    const covered = performance.now();
+    this.paintAll();
+    timings.cover = covered - started;
+    timings.paint = performance.now() - covered;
     this.markDirty(0, 0, G, G);
   }
 
-  private setSlot(tile: SceneTile): void {
-    if (tile.id >= this.tileSlot.length) {
-      const grown = new Int16Array(Math.max(tile.id + 1, this.tileSlot.length * 2));
-      grown.set(this.tileSlot);
-      this.tileSlot = grown;
-    }
-    this.tileSlot[tile.id] = tile.agent ? machineSlot(machineOf(tile.agent)) : 0;
-  }
-
   /** Adds a tile or updates its status/solver; statuses only rise (a rewind builds a new scene). */
-  upsertTile(tile: SceneTile): void {
-    const known = this.tiles.get(tile.id);
-    this.tiles.set(tile.id, tile);
-    if (!known) this.index(tile);
-    this.setSlot(tile);
-    const rank = STATUS_RANK[tile.status];
-    const G = this.G;
-    for (const [lx, ly, w, h] of tile.rects) {
-      for (let y = tile.y0 + ly; y < tile.y0 + ly + h; y++) {
-        for (let x = tile.x0 + lx; x < tile.x0 + lx + w; x++) {
-          const c = y * G + x;
-          if (rank >= this.cellStatus[c]) {
-            this.cellStatus[c] = rank;
-            this.cellTile[c] = tile.id;
-            this.paint(c);
-          }
+  upsertTile(tile: TileShape & { status: TileStatus; agent: string | null }): void {
+    const known = this.tiles.has(tile.id);
+    this.tiles.set(tile, tile.status, tile.agent);
+    if (!known) this.index(tile.id);
+    const rank = RANK_OF_STATUS[tile.status];
+    const id = tile.id;
+    this.tiles.forEachSpan(id, this.G, (start, end) => {
+      for (let c = start; c < end; c++) {
+        if (rank >= this.cellStatus[c]) {
+          this.cellStatus[c] = rank;
+          this.cellTile[c] = id;
+          this.paint(c);
         }
       }
-    }
+    });
     this.markDirty(tile.x0, tile.y0, tile.w, tile.h);
   }
 
@@ -138,10 +119,19 @@ export class FieldScene {
     this.markDirty(cell % this.G, Math.floor(cell / this.G), 1, 1);
   }
 
-  /** Every cell's value (-1 unknown) and rejection mark at once; painted by the next bulkLoad. */
-  loadCells(values: Int8Array, rejected: Uint8Array): void {
+  /** Every cell's value (-1 unknown) and rejection mark at once; painted by the next coverAll. */
+  loadCells(values: Int8Array, rejected?: Uint8Array): void {
     this.cellValue.set(values);
-    for (let c = 0; c < rejected.length; c++) this.cellFlags[c] = rejected[c] ? this.cellFlags[c] | REJECTED : this.cellFlags[c] & ~REJECTED;
+    if (rejected) for (let c = 0; c < rejected.length; c++) this.cellFlags[c] = rejected[c] ? this.cellFlags[c] | REJECTED : this.cellFlags[c] & ~REJECTED;
+  }
+
+  /** Rejection marks on cells given as ascending gaps (a snapshot's columns); painted by the next coverAll. */
+  loadRejectedGaps(gaps: readonly number[]): void {
+    let c = 0;
+    for (let i = 0; i < gaps.length; i++) {
+      c += gaps[i];
+      if (c >= 0 && c < this.cellFlags.length) this.cellFlags[c] |= REJECTED;
+    }
   }
 
   isRejected(cell: number): boolean {
@@ -157,16 +147,23 @@ export class FieldScene {
   /** Tiles whose bounding boxes meet the cell rectangle [x0, x1) × [y0, y1). */
   tilesIn(x0: number, y0: number, x1: number, y1: number, limit = Infinity): SceneTile[] {
     const B = FieldScene.BUCKET;
+    const { tiles } = this;
+    const buckets = this.bucketIndex();
     const seen = new Set<number>();
     const out: SceneTile[] = [];
-    for (let by = Math.floor(y0 / B); by <= Math.floor((y1 - 1) / B); by++) {
-      for (let bx = Math.floor(x0 / B); bx <= Math.floor((x1 - 1) / B); bx++) {
-        for (const id of this.buckets.get(by * 4096 + bx) ?? []) {
+    const bx0 = Math.max(0, Math.floor(x0 / B));
+    const by0 = Math.max(0, Math.floor(y0 / B));
+    const bx1 = Math.min(this.bucketsPerRow - 1, Math.floor((x1 - 1) / B));
+    const by1 = Math.min(this.bucketsPerRow - 1, Math.floor((y1 - 1) / B));
+    for (let by = by0; by <= by1; by++) {
+      for (let bx = bx0; bx <= bx1; bx++) {
+        for (const id of buckets[by * this.bucketsPerRow + bx] ?? []) {
           if (seen.has(id)) continue;
           seen.add(id);
-          const t = this.tiles.get(id);
-          if (t && t.x0 < x1 && t.x0 + t.w > x0 && t.y0 < y1 && t.y0 + t.h > y0) {
-            out.push(t);
+          const tx = tiles.x0[id];
+          const ty = tiles.y0[id];
+          if (tx < x1 && tx + tiles.w[id] > x0 && ty < y1 && ty + tiles.h[id] > y0) {
+            out.push(tiles.get(id) as SceneTile);
             if (out.length >= limit) return out;
           }
         }
@@ -182,14 +179,25 @@ export class FieldScene {
     return d ? [d[0], d[1], d[2] - d[0], d[3] - d[1]] : null;
   }
 
-  private index(tile: SceneTile): void {
+  private bucketIndex(): Array<number[] | undefined> {
+    if (!this.buckets) {
+      this.buckets = new Array<number[] | undefined>(this.bucketsPerRow * this.bucketsPerRow);
+      for (const id of this.tiles.keys()) this.index(id);
+    }
+    return this.buckets;
+  }
+
+  private index(id: number): void {
+    const buckets = this.buckets;
+    if (!buckets) return;
     const B = FieldScene.BUCKET;
-    for (let by = Math.floor(tile.y0 / B); by <= Math.floor((tile.y0 + tile.h - 1) / B); by++) {
-      for (let bx = Math.floor(tile.x0 / B); bx <= Math.floor((tile.x0 + tile.w - 1) / B); bx++) {
-        const key = by * 4096 + bx;
-        const list = this.buckets.get(key);
-        if (list) list.push(tile.id);
-        else this.buckets.set(key, [tile.id]);
+    const { x0, y0, w, h } = this.tiles;
+    for (let by = Math.floor(y0[id] / B); by <= Math.floor((y0[id] + h[id] - 1) / B); by++) {
+      for (let bx = Math.floor(x0[id] / B); bx <= Math.floor((x0[id] + w[id] - 1) / B); bx++) {
+        const key = by * this.bucketsPerRow + bx;
+        const list = buckets[key];
+        if (list) list.push(id);
+        else buckets[key] = [id];
       }
     }
   }
@@ -206,23 +214,29 @@ export class FieldScene {
     }
   }
 
-  /** The pixel of one cell from its status, solver, value and flags. */
+  /** Every cell's pixel, row by row (after a bulk load). */
+  private paintAll(): void {
+    const G = this.G;
+    for (let y = 0, c = 0; y < G; y++) for (let x = 0; x < G; x++, c++) this.pixels[c] = this.pixelOf(c, x, y);
+  }
+
   private paint(c: number): void {
+    const x = c % this.G;
+    this.pixels[c] = this.pixelOf(c, x, (c - x) / this.G);
+  }
+
+  /** The pixel of one cell from its status, solver, value and flags. */
+  private pixelOf(c: number, x: number, y: number): number {
     const status = this.cellStatus[c];
     const value = this.cellValue[c];
-    let word: number;
-    if (status === 0) word = value < 0 ? PIXELS.empty : value ? PIXELS.known1 : PIXELS.known0;
-    else if (status === 3) {
-      const slot = this.tileSlot[this.cellTile[c]];
-      word = value === 0 ? PIXELS.solved0[slot] : PIXELS.solved1[slot];
-    } else if (value >= 0) word = value ? PIXELS.known1 : PIXELS.known0;
-    else if (this.cellFlags[c] & REJECTED) word = PIXELS.rejected;
-    else if (status === 2) word = PIXELS.revealed;
-    else {
-      const x = c % this.G;
-      const y = (c - x) / this.G;
-      word = (x + y) & 1 ? PIXELS.hiddenA : PIXELS.hiddenB;
+    if (status === 0) return value < 0 ? PIXELS.empty : value ? PIXELS.known1 : PIXELS.known0;
+    if (status === SOLVED_RANK) {
+      const slot = this.tiles.slot[this.cellTile[c]];
+      return value === 0 ? PIXELS.solved0[slot] : PIXELS.solved1[slot];
     }
-    this.pixels[c] = word;
+    if (value >= 0) return value ? PIXELS.known1 : PIXELS.known0;
+    if (this.cellFlags[c] & REJECTED) return PIXELS.rejected;
+    if (status === 2) return PIXELS.revealed;
+    return (x + y) & 1 ? PIXELS.hiddenA : PIXELS.hiddenB;
   }
 }

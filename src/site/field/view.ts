@@ -42,7 +42,12 @@ export class FieldView {
   /** Durations of the last draws in ms (the page's own frame timing, read by the benchmark). */
   readonly drawTimes = new Float64Array(FRAME_SAMPLES);
   drawCount = 0;
-  /** performance.now() of the first draw with tiles in it. */
+  /** performance.now() at the end of the first draw call with tiles in it. */
+  firstDrawAt = 0;
+  /**
+   * performance.now() once the frame holding that first draw was rendered: the task that ran it
+   * (style, layout and paint of the whole page included) has ended. The first-paint benchmark reads this.
+   */
   firstPaintAt = 0;
   reducedMotion = false;
   /** Short labels for machines, shown on solved tiles when zoomed in. */
@@ -79,6 +84,7 @@ export class FieldView {
     this.scene = scene;
     this.outlines.clear();
     this.setPaths.clear();
+    this.firstDrawAt = 0;
     this.firstPaintAt = 0;
     this.board.width = scene.G;
     this.board.height = scene.G;
@@ -183,7 +189,13 @@ export class FieldView {
     if (this.hovered) this.strokeTile(this.hovered, "#ffffff", [], 2.5);
     if (this.selected && this.selected !== this.hovered) this.strokeTile(this.selected, "#7fdbff", [], 2.5);
 
-    if (scene.tiles.size > 0 && !this.firstPaintAt) this.firstPaintAt = performance.now();
+    if (scene.tiles.size > 0 && !this.firstDrawAt) {
+      this.firstDrawAt = performance.now();
+      // A task queued from inside a frame's callbacks runs once that frame's rendering is done.
+      setTimeout(() => {
+        if (this.scene === scene) this.firstPaintAt = performance.now();
+      }, 0);
+    }
     this.drawTimes[this.drawCount % FRAME_SAMPLES] = performance.now() - started;
     this.drawCount++;
     // Markers fade: keep drawing while any is young (once a second is enough when motion is reduced).

@@ -38,11 +38,12 @@ export function reachedBox(scene: FieldScene): { x: number; y: number; w: number
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const t of scene.tiles.values()) {
-    x0 = Math.min(x0, t.x0);
-    y0 = Math.min(y0, t.y0);
-    x1 = Math.max(x1, t.x0 + t.w);
-    y1 = Math.max(y1, t.y0 + t.h);
+  const t = scene.tiles;
+  for (const id of t.keys()) {
+    x0 = Math.min(x0, t.x0[id]);
+    y0 = Math.min(y0, t.y0[id]);
+    x1 = Math.max(x1, t.x0[id] + t.w[id]);
+    y1 = Math.max(y1, t.y0[id] + t.h[id]);
   }
   if (x1 <= x0) return null;
   const margin = Math.max(8, (x1 - x0) * 0.1);

@@ -4,7 +4,7 @@ import { pageHandle } from "../debug";
 import { formatInt, throttle } from "../dom";
 import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
-import { sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
+import { sceneFromModel, sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
 import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
@@ -82,7 +82,10 @@ class LiveView {
   snapshotBytes = 0;
   /** Reloads the analysis now (tests; the panel also refreshes itself every 20 s while shown). */
   refreshAnalysis: () => Promise<void> = async () => {};
-  /** Where the time to first paint goes (ms): JSON parse, model, scene, board upload. */
+  /**
+   * Where the time goes (ms): JSON parse, the scene from the snapshot's columns (and its parts),
+   * the board upload, the wait for the first frame, then the model built after it.
+   */
   timings: Record<string, number> = {};
   private readonly refreshPanels = throttle(() => this.renderPanels(), 250);
   private readonly refreshStatus = throttle(() => this.renderStatus(), 2000);
@@ -129,6 +132,7 @@ class LiveView {
     handle.snapshot = () => this.model?.snapshot();
     handle.revision = () => this.model?.revision ?? 0;
     handle.connected = () => this.feed?.connected ?? false;
+    handle.sceneDiff = () => this.sceneDiff();
     this.refreshAnalysis = () => this.analysis.refresh();
     this.analysis.load(this.gameId);
   }
@@ -142,8 +146,10 @@ class LiveView {
     const t0 = this.snapshotArrivedAt;
     const snapshot = JSON.parse(text) as SpectatorSnapshot;
     const t1 = performance.now();
-    // Paint first, straight from the snapshot; the model (the reducer's state) is built right after.
-    const scene = sceneFromSnapshot(snapshot);
+    // Paint first, straight from the snapshot's columns; the model (the reducer's state), the
+    // panels and the overlays come after the first frame.
+    const parts: Record<string, number> = {};
+    const scene = sceneFromSnapshot(snapshot, parts);
     pageHandle().scene = scene;
     const t2 = performance.now();
     this.shell.view.setScene(scene, { keepCamera: !first });
@@ -158,7 +164,7 @@ class LiveView {
     const model = SpectatorModel.fromSnapshot(snapshot);
     this.model = model;
     this.frontier.forget();
-    this.timings = { parse: t1 - t0, scene: t2 - t1, upload: t3 - t2, model: performance.now() - t4 };
+    this.timings = { parse: t1 - t0, scene: t2 - t1, ...prefixed("scene.", parts), upload: t3 - t2, frame: t4 - t3, model: performance.now() - t4 };
     this.shell.setTitle(this.gameId, `G=${model.G}${model.fog ? " · fog" : ""}`);
     this.shell.setHead(model.head);
     this.renderPanels();
@@ -226,6 +232,32 @@ class LiveView {
     }
   }
 
+  /**
+   * How the shown scene differs from one rebuilt from the model (tests): cells whose pixel or
+   * covering tile differs, and tiles whose status or solver differs. A page painted straight from
+   * the snapshot must show what the reducer holds.
+   */
+  private sceneDiff(): { pixels: number; cells: number; tiles: number } | null {
+    const model = this.model;
+    if (!model) return null;
+    const shown = this.shell.view.scene;
+    const fresh = sceneFromModel(model);
+    const a = new Uint32Array(shown.image.data.buffer);
+    const b = new Uint32Array(fresh.image.data.buffer);
+    let pixels = 0;
+    let cells = 0;
+    for (let c = 0; c < a.length; c++) {
+      if (a[c] !== b[c]) pixels++;
+      if (shown.cellTile[c] !== fresh.cellTile[c]) cells++;
+    }
+    let tiles = shown.tiles.size === fresh.tiles.size ? 0 : Math.abs(shown.tiles.size - fresh.tiles.size);
+    for (const t of fresh.tiles.values()) {
+      const s = shown.tiles.get(t.id);
+      if (!s || s.status !== t.status || s.agent !== t.agent || s.cells !== t.cells || JSON.stringify(s.rects) !== JSON.stringify(t.rects)) tiles++;
+    }
+    return { pixels, cells, tiles };
+  }
+
   private renderPanels(): void {
     const model = this.model;
     if (!model) return;
@@ -249,6 +281,10 @@ class LiveView {
       this.connected ? "live" : "offline",
     );
   }
+}
+
+function prefixed(prefix: string, record: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [prefix + k, v]));
 }
 
 function ringBox(scene: FieldScene, e: PublicEvent): Array<{ ring: number; x: number; y: number; w: number; h: number }> {

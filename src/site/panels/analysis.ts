@@ -1,5 +1,5 @@
 import { gamePath, getJson } from "../api";
-import { el } from "../dom";
+import { el, formatInt } from "../dom";
 import { SortableTable, type Column } from "./table";
 
 type Cell = unknown;
@@ -18,7 +18,7 @@ function interval(v: Cell): { value: number; lo: number; hi: number } | null {
 }
 
 function fmt(n: number): string {
-  if (Number.isInteger(n)) return n.toLocaleString("en-US");
+  if (Number.isInteger(n)) return formatInt(n);
   return Math.abs(n) < 1 ? n.toFixed(3) : n.toFixed(1);
 }
 

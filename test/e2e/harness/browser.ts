@@ -66,6 +66,7 @@ export interface PageHandleForTests {
     canvas: HTMLCanvasElement;
     drawCount: number;
     firstPaintAt: number;
+    firstDrawAt: number;
     tileAtScreen(x: number, y: number): { id: number } | undefined;
     frameStats(): { count: number; p50: number; p95: number; max: number };
   };
