@@ -10,7 +10,14 @@
  *   npm run bench:live                                   # 1 then 500 spectators, 12 writers at 25 events/s, 15 s each
  *   npm run bench:live -- --spectators 200 --rate 40 --seconds 10
  *   npm run bench:live -- --base http://127.0.0.1:8787           # a running `npm start` with MOSAIC_DEV=1
+ *   npm run bench:live -- --per-process                          # server CPU per process id, not per name
+ *
+ * Beside the delays it prints each phase's write-call latency, the CPU the server's processes
+ * (wrangler and workerd) and the benchmark itself used, the server's CPU per event, and the load
+ * average: on a shared machine the rate follows the CPU the server gets.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { generateField, type Field } from "../../src/engine";
 import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
@@ -25,6 +32,7 @@ const RATE = arg("rate", 25);
 const SECONDS = arg("seconds", 15);
 const WRITERS = arg("writers", 12);
 const PER_THREAD = 125;
+const PER_PROCESS = process.argv.includes("--per-process");
 const now = (): number => performance.timeOrigin + performance.now();
 const G = arg("G", 100);
 
@@ -48,6 +56,35 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** When each revision's write was answered to its writer (performance.now()). */
 const answeredAt = new Map<number, number>();
+/** How long each write call took, as its writer saw it (ms), for the current phase. */
+let writeLatencies: number[] = [];
+
+/** CPU seconds used so far by the processes of a process group, by command name (Linux /proc). */
+function groupCpu(pgid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!pgid) return out;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      // utime and stime, in clock ticks (100 per second on Linux).
+      const key = PER_PROCESS ? `${name}#${entry}` : name;
+      out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+function cpuSince(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, s] of after) out[name] = s - (before.get(name) ?? 0);
+  return out;
+}
 
 /** One agent committing the true values of its frontier tiles, a few cells per write, at its share of the rate. */
 async function writer(base: string, gameId: string, field: Field, index: number, stop: () => boolean): Promise<number> {
@@ -72,8 +109,10 @@ async function writer(base: string, gameId: string, field: Field, index: number,
       const wait = next - performance.now();
       if (wait > 0) await sleep(wait);
       next = Math.max(next + interval, performance.now() - interval);
+      const sent = now();
       const r = await tool(base, type, { game_id: gameId, agent: seat.agent, agent_secret: seat.agent_secret, intent: "bench", ...args });
       const t = now();
+      writeLatencies.push(t - sent);
       const rev = Number(r.structuredContent?.revision);
       if (!r.isError && Number.isInteger(rev)) answeredAt.set(rev, Math.min(answeredAt.get(rev) ?? Infinity, t));
       writes++;
@@ -173,19 +212,33 @@ interface Phase {
   max: number;
   missing: number;
   resyncs: number;
+  /** A write call's duration as its writer saw it (ms). */
+  writeP50: number;
+  writeP99: number;
+  /** CPU seconds during the phase: the server's processes by name, and this benchmark's own. */
+  serverCpu: Record<string, number>;
+  clientCpu: number;
+  load: string;
 }
 
-async function phase(base: string, gameId: string, field: Field, spectators: number): Promise<Phase> {
+async function phase(base: string, gameId: string, field: Field, spectators: number, serverPid: number): Promise<Phase> {
   const snapshot = (await (await fetch(`${base}/api/games/${gameId}/snapshot`)).json()) as { revision: number };
   const from = snapshot.revision;
   const listeners = await startSpectators(base, gameId, from, spectators);
   await sleep(500);
+  writeLatencies = [];
+  const cpuBefore = groupCpu(serverPid);
+  const clientBefore = process.cpuUsage();
   const start = performance.now();
   let stopped = false;
   const stopAt = start + SECONDS * 1000;
   await Promise.all(Array.from({ length: WRITERS }, (_, i) => writer(base, gameId, field, i, () => stopped || performance.now() > stopAt)));
   stopped = true;
   const seconds = (performance.now() - start) / 1000;
+  const serverCpu = cpuSince(cpuBefore, groupCpu(serverPid));
+  const client = process.cpuUsage(clientBefore);
+  const load = loadavg().map((l) => l.toFixed(2)).join(", ");
+  const writes = [...writeLatencies].sort((a, b) => a - b);
   const head = ((await (await fetch(`${base}/api/games/${gameId}/snapshot`)).json()) as { revision: number }).revision;
   const results = await listeners.stop(head);
   const delays: number[] = [];
@@ -212,6 +265,11 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
     max: delays[delays.length - 1] ?? NaN,
     missing,
     resyncs: results.reduce((n, r) => n + r.resyncs, 0),
+    writeP50: percentile(writes, 50),
+    writeP99: percentile(writes, 99),
+    serverCpu,
+    clientCpu: (client.user + client.system) / 1e6,
+    load,
   };
 }
 
@@ -230,14 +288,23 @@ async function main(): Promise<void> {
       if (r.status === 200) break;
       await sleep(250);
     }
-    const baseline = await phase(base, gameId, field, 1);
-    const loaded = await phase(base, gameId, field, SPECTATORS);
+    const pid = server?.pid ?? 0;
+    const baseline = await phase(base, gameId, field, 1, pid);
+    const loaded = await phase(base, gameId, field, SPECTATORS, pid);
     console.log(`\nlive feed through wrangler dev: scatter G=${G}, ${WRITERS} writers at ${RATE} events/s target, ${SECONDS} s per phase`);
     console.log("| spectators | events | events/s | delay p50 | delay p99 | max | missing | resyncs |");
     console.log("|---|---|---|---|---|---|---|---|");
     for (const p of [baseline, loaded]) {
       console.log(`| ${p.spectators} | ${p.events} | ${(p.events / p.seconds).toFixed(1)} | ${p.p50.toFixed(0)} ms | ${p.p99.toFixed(0)} ms | ${p.max.toFixed(0)} ms | ${p.missing} | ${p.resyncs} |`);
     }
+    console.log("\n| spectators | write call p50 | write call p99 | server CPU s (by process) | benchmark CPU s | load average at the end |");
+    console.log("|---|---|---|---|---|---|");
+    for (const p of [baseline, loaded]) {
+      const cpu = Object.entries(p.serverCpu).filter(([, s]) => s >= 0.05).map(([n, s]) => `${n} ${s.toFixed(1)}`).join(", ") || "n/a (a running server)";
+      console.log(`| ${p.spectators} | ${p.writeP50.toFixed(0)} ms | ${p.writeP99.toFixed(0)} ms | ${cpu} | ${p.clientCpu.toFixed(1)} | ${p.load} |`);
+    }
+    const perEvent = (p: Phase): number => (1000 * (p.serverCpu.workerd ?? NaN)) / Math.max(1, p.events);
+    if (!PER_PROCESS && server) console.log(`\nworkerd CPU per event: ${perEvent(baseline).toFixed(1)} ms with 1 spectator, ${perEvent(loaded).toFixed(1)} ms with ${SPECTATORS}`);
     console.log(`\n${SPECTATORS} spectators vs 1: p50 ${(loaded.p50 / baseline.p50).toFixed(2)}×, p99 ${(loaded.p99 / baseline.p99).toFixed(2)}×`);
     const rate = Math.min(baseline.events / baseline.seconds, loaded.events / loaded.seconds);
     console.log(`event rate ≥ 20/s in both phases: ${rate >= 20 ? "met" : `NOT met (${rate.toFixed(1)}/s: the writers could not go faster on this machine)`}`);

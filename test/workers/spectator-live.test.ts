@@ -166,6 +166,43 @@ describe("spectator routes", () => {
     spectator.drop();
   });
 
+  it("spectators come and go: one leaves and the other hears every event; after the last leaves, a newcomer catches up from its revision", async () => {
+    const { stub, raw, gameId, field } = await createPlaying({ kind: "scatter", G: 30 }, 30, { seed: "live-come-and-go" });
+    await whenListed(gameId);
+    const players = new ScriptedPlayers(stub, field);
+    await players.join();
+    const stays = new Spectator(gameId);
+    const leaves = new Spectator(gameId);
+    await stays.load();
+    await leaves.load();
+    const from = stays.model.revision;
+    await stays.connect();
+    await leaves.connect();
+    await players.pass(1);
+    await leaves.until(await refereeOf(raw, (r) => r.revision));
+    leaves.drop();
+    await players.pass(2);
+    let head = await refereeOf(raw, (r) => r.revision);
+    await stays.until(head);
+    expect([...new Set(stays.received.map((e) => e.rev))]).toEqual(Array.from({ length: head - from }, (_, i) => from + i + 1));
+    // Nobody listens while these are committed; a newcomer from an older revision still gets them.
+    const newcomer = new Spectator(gameId);
+    await newcomer.load();
+    const newFrom = newcomer.model.revision;
+    stays.drop();
+    await players.pass(2);
+    head = await refereeOf(raw, (r) => r.revision);
+    expect(head).toBeGreaterThan(newFrom);
+    await newcomer.connect(newFrom);
+    await players.pass(1);
+    head = await refereeOf(raw, (r) => r.revision);
+    await newcomer.until(head);
+    expect(newcomer.resyncs).toEqual([]);
+    expect([...new Set(newcomer.received.map((e) => e.rev))]).toEqual(Array.from({ length: head - newFrom }, (_, i) => newFrom + i + 1));
+    expect(JSON.parse(JSON.stringify(newcomer.model.snapshot("public")))).toEqual(await serverSnapshot(gameId));
+    newcomer.drop();
+  });
+
   it("a dropped socket reconnects from its revision and catches up; hibernation keeps sockets; a revision ahead gets a resync", async () => {
     const { stub, raw, gameId, field } = await createPlaying({ kind: "scatter", G: 30 }, 30, { seed: "live-reconnect" });
     await whenListed(gameId);
