@@ -1,13 +1,20 @@
 // A real archived day replayed in headless Chromium: the day is opened and closed through the dev
-// routes of `wrangler dev` (MOSAIC_DEV=1), played in between by machines with real tokens over
-// /mcp; the page replays it from the public archive alone, verifies it, and ends on its final state.
+// routes of `wrangler dev` (MOSAIC_DEV=1), played in between by reference agents (their own solver,
+// real tokens, over /mcp) and one scripted machine whose intent carries markup; the page replays
+// it from the public archive alone, verifies it, and ends on the archive's final state.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
+import { playAgent, type AgentSummary } from "../../agent";
+import { decodeGaps, unpackCells, type LeaderboardRow, type SpectatorSnapshot } from "../../src/spectator";
 import { launchBrowser, openPage, screenshot } from "./harness/browser";
 import { callToolStructured } from "./harness/mcp-clients";
 import { newPlayer } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");
+const home = mkdtempSync(join(tmpdir(), "mosaic-day-replay-"));
 let browser: Browser;
 
 beforeAll(async () => {
@@ -15,6 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(home, { recursive: true, force: true });
 });
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
@@ -24,39 +32,100 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
   return json;
 }
 
+async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
 /** A date of its own on the shared server: somewhere in 2060..2069. */
 function freshDate(): string {
   return new Date(Date.UTC(2060, 0, 1) + Math.floor(Math.random() * 3600) * 86_400_000).toISOString().slice(0, 10);
 }
 
+interface ArchiveTile {
+  id: number;
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  rects: Array<[number, number, number, number]>;
+  solution: string;
+  status: string;
+  agent: string | null;
+}
+
+interface ReplayState {
+  rev: number;
+  last: number;
+  status: string;
+  solvers: Array<string | null>;
+  known: number;
+  verified: boolean | null;
+}
+
+/** The global cell ids of a tile, row-major over its box (the order of its `solution` string). */
+function cellsOf(t: ArchiveTile, G: number): number[] {
+  const mask = new Uint8Array(t.w * t.h);
+  for (const [lx, ly, rw, rh] of t.rects) for (let y = ly; y < ly + rh; y++) mask.fill(1, y * t.w + lx, y * t.w + lx + rw);
+  const out: number[] = [];
+  for (let y = 0; y < t.h; y++) for (let x = 0; x < t.w; x++) if (mask[y * t.w + x]) out.push((t.y0 + y) * G + t.x0 + x);
+  return out;
+}
+
 describe("a real archived day", () => {
-  it("replays from its public archive, verified, to the archive's final state", async () => {
+  it("replays from its public archive, verified, to the archive's final state", { timeout: 600_000 }, async () => {
     const date = freshDate();
-    const opened = await post("/api/dev/day/open", { date, params: { G: 200, chunks: 2, chunk_g: 40 } });
+    // A small day that does not grow while it is played (a ring's generation would only slow the test).
+    const opened = await post("/api/dev/day/open", { date, params: { G: 200, chunks: 2, chunk_g: 40, grow: { every_minutes: 1440 } } });
     const gameId = String(opened.game_id);
     for (let i = 0; ; i++) {
-      const manifest = (await (await fetch(`${baseUrl}/api/games/${gameId}`)).json()) as { status?: string };
+      const manifest = await getJson<{ status?: string }>(`/api/games/${gameId}`);
       if (manifest.status === "playing") break;
-      if (i > 600) throw new Error("the day's field did not finish generating");
+      if (i > 1500) throw new Error("the day's field did not finish generating");
       await new Promise((r) => setTimeout(r, 200));
     }
-    // Two machines join and reveal their seed tiles, one intent carrying markup.
-    for (const intent of ["opening <b>move</b>", "reveal the seed"]) {
-      const p = await newPlayer(baseUrl);
-      const joined = await callToolStructured<{ agent: string; seed_tile: number; revision: number }>(p.client, "join", { game_id: gameId, session: "1", model: "scripted", name: `replay ${intent.length}` });
-      await callToolStructured(p.client, "reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: joined.seed_tile, intent });
-      await p.client.close();
-    }
+    // One scripted machine reveals its seed with markup in its intent; two reference agents play.
+    const scripted = await newPlayer(baseUrl);
+    const joined = await callToolStructured<{ agent: string; seed_tile: number; revision: number }>(scripted.client, "join", { game_id: gameId, session: "1", model: "scripted", name: "markup" });
+    await callToolStructured(scripted.client, "reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: joined.seed_tile, intent: "opening <b>move</b>" });
+    await scripted.client.close();
+    // Each agent stops after a number of actions, so the day closes part-played: hidden, revealed
+    // and solved tiles, known and unknown cells.
+    const summaries: AgentSummary[] = await Promise.all(
+      [1, 2].map((i) => {
+        const stop = new AbortController();
+        let actions = 0;
+        const log = (): void => {
+          if (++actions >= 40) stop.abort();
+        };
+        return playAgent({ url: baseUrl, game: gameId, identityFile: join(home, `agent-${i}.json`), model: "reference", maxSessions: 1, idleSeconds: 5, maxSeconds: 60, log, signal: stop.signal });
+      }),
+    );
+    for (const s of summaries) expect(["aborted", "solved", "time", "no_frontier", "stuck"], JSON.stringify(s)).toContain(s.reason);
+    expect(summaries.reduce((n, s) => n + s.accepted, 0)).toBeGreaterThan(0);
+
     await post("/api/dev/day/close", { date });
-    const archive = (await (await fetch(`${baseUrl}/api/archives/${gameId}`)).json()) as { events: unknown[]; tiles: Array<{ status: string; agent: string | null }> };
+    const archive = await getJson<{ G: number; events: Array<{ rev: number; type: string }>; tiles: ArchiveTile[] }>(`/api/archives/${gameId}`);
+    expect(archive.events[archive.events.length - 1].type).toBe("close");
+    expect(archive.events.filter((e) => e.type === "commit").length).toBeGreaterThan(0);
+    const solved = archive.tiles.filter((t) => t.status === "solved");
+    expect(solved.length).toBeGreaterThan(0);
+    // What the server shows at the close: its spectator snapshot and leaderboard.
+    const snapshot = await getJson<SpectatorSnapshot>(`/api/games/${gameId}/snapshot`);
+    expect(snapshot.revision).toBe(archive.events.length);
+    const serverKnown = unpackCells(snapshot.known, snapshot.G * snapshot.G).reduce((n, v) => n + (v >= 0 ? 1 : 0), 0);
+    console.log(`${gameId}: ${archive.events.length} events, ${solved.length} of ${archive.tiles.length} tiles solved, ${serverKnown} cells known; agents: ${summaries.map((s) => `${s.reason} (${s.tiles} tiles, ${s.accepted} cells)`).join(", ")}`);
+    const board = await getJson<{ rows: LeaderboardRow[] }>(`/api/games/${gameId}/leaderboard`);
+    expect(board.rows.length).toBe(3);
 
     const w = await openPage(browser, baseUrl, `/replay/${gameId}`);
     try {
       await w.page.waitForFunction(() => {
         const r = window.mosaic?.replay as { verified?: boolean | null } | undefined;
         return r?.verified === true || r?.verified === false;
-      }, undefined, { timeout: 90_000 });
-      const state = () => w.page.evaluate(() => (window.mosaic!.replayState as () => { rev: number; status: string; solvers: Array<string | null>; verified: boolean })());
+      }, undefined, { timeout: 120_000 });
+      const state = () => w.page.evaluate(() => (window.mosaic!.replayState as () => ReplayState)());
       expect((await state()).verified).toBe(true);
       await w.page.getByRole("slider", { name: "Revision" }).focus();
       await w.page.keyboard.press("End");
@@ -64,7 +133,38 @@ describe("a real archived day", () => {
       expect(end.rev).toBe(archive.events.length);
       expect(end.status).toBe(archive.tiles.map((t) => t.status[0]).join(""));
       expect(end.solvers).toEqual(archive.tiles.map((t) => t.agent));
+      expect(end.known).toBe(serverKnown);
+      // The canvas: every cell of every solved tile shows the archive's solution; rejected cells
+      // still unknown at the close are marked (without a value).
+      const shown = await w.page.evaluate(() => {
+        const s = window.mosaic!.scene! as unknown as { cellValue: Int8Array; cellFlags: Uint8Array; G: number };
+        return { values: Array.from(s.cellValue), flags: Array.from(s.cellFlags), G: s.G };
+      });
+      expect(shown.G).toBe(archive.G);
+      for (const t of solved) {
+        const cells = cellsOf(t, archive.G);
+        expect(cells.map((c) => shown.values[c]).join(""), `tile ${t.id}`).toBe(t.solution);
+      }
+      for (const c of [...decodeGaps(snapshot.rejected.wrong), ...decodeGaps(snapshot.rejected.guess)]) {
+        expect(shown.values[c]).toBe(-1);
+        expect(shown.flags[c] & 1).toBe(1);
+      }
+      // The leaderboard at the last revision is the server's.
+      await w.page.getByRole("tab", { name: "Leaderboard" }).click();
+      await expect.poll(() => w.page.locator("table.leaderboard tbody tr").count()).toBe(board.rows.length);
+      for (const row of board.rows) {
+        const cells = await w.page.locator(`table.leaderboard tbody tr[data-row="${row.machine}"] td`).allTextContents();
+        expect(cells[2].replace(/,/g, ""), row.machine).toBe(String(row.reward));
+        expect(cells[3], row.machine).toBe(String(row.tiles));
+      }
+      // Back to the scripted reveal: its intent is in the log, as text.
+      const marked = archive.events.find((e) => (e as { intent?: string }).intent === "opening <b>move</b>");
+      expect(marked).toBeDefined();
+      await w.page.evaluate((rev) => (window.mosaic!.seek as (r: number) => void)(rev), marked!.rev);
+      expect((await state()).rev).toBe(marked!.rev);
+      await w.page.getByRole("tab", { name: "Log" }).click();
       expect(await w.page.locator(".log-list .intent").allTextContents()).toContain("opening <b>move</b>");
+      expect(await w.page.locator(".log-list b").count()).toBe(0);
       // The day is listed among the archives, linking to its replay.
       await w.page.getByRole("tab", { name: /Fields/ }).click();
       await expect.poll(() => w.page.locator(`a[href="/replay/${gameId}"], a[href="/replay/${date}"]`).count()).toBe(1);
