@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "not_seated",
   "not_your_agent",
   "off_frontier",
+  "solved",
   "conflict",
   "too_large",
   "bad_input",
@@ -22,7 +23,14 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The `structuredContent` of every failed tool call. */
 export interface ToolErrorPayload {
-  error: { code: ErrorCode; message: string; revision?: number };
+  error: { code: ErrorCode; message: string; revision?: number; tiles?: number[]; cells?: number[] };
+}
+
+/** What an error may carry besides its code and message: a conflict's current revision and what changed (SPEC §4.9). */
+export interface ToolErrorExtra {
+  revision?: number;
+  tiles?: number[];
+  cells?: number[];
 }
 
 /**
@@ -53,9 +61,11 @@ export function toolOk(summary: string, structured: Record<string, unknown>): Ca
  * sees the message (the text's first line) and can correct itself; programs branch on
  * `structuredContent.error.code`, which the text's JSON line carries as well.
  */
-export function toolError(code: ErrorCode, message: string, extra: { revision?: number } = {}): CallToolResult {
+export function toolError(code: ErrorCode, message: string, extra: ToolErrorExtra = {}): CallToolResult {
   const error: ToolErrorPayload["error"] = { code, message };
   if (extra.revision !== undefined) error.revision = extra.revision;
+  if (extra.tiles !== undefined) error.tiles = extra.tiles;
+  if (extra.cells !== undefined) error.cells = extra.cells;
   const structured = { error };
   return { isError: true, content: [{ type: "text", text: modelText(message, structured) }], structuredContent: structured };
 }

@@ -22,16 +22,16 @@ THE PUZZLE
 PLAY
 - join seats you (agent id machine/session; session: 1..24 printable characters, not /) and gives you seed_tile, the id of a hidden tile far from every other agent's seed and territory, its shape in seed. Needs a verified identity (see /identity.md). At most 3 sessions per machine per field per day; the same session rejoins as the same agent.
 - Frontier: your group's unsolved seed tiles plus every unsolved tile sharing a cell with a tile your group solved. You may reveal and commit only there (an agent whose seed another group solved first has an empty frontier: join another session). When a tile your group solved shares a cell with one another group solved, the groups meet (answers list meets) and share one frontier.
-- reveal a frontier tile: its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing again repeats the answer.
-- commit up to 512 [cell,v] pairs with an intent (<= 160 chars, shown publicly). Cells are judged in order into these answer lists:
-  ignored {id, reason}, no effect: duplicate (earlier in the batch), hole, given, known, not_revealed (in no revealed tile), off_frontier (in no revealed tile on your frontier).
+- reveal a frontier tile: its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing a tile already revealed on your frontier, or solved by your group, is a read at any revision (the same answer, changed false); one another group solved: error solved.
+- commit up to 512 [cell,v] pairs with an intent (one line: control characters become spaces; <= 160 chars once trimmed; public). Cells are judged in order into these answer lists:
+  ignored {id, reason, v?}, no effect: duplicate (earlier in the batch), hole, given, known, not_revealed (in no revealed tile), off_frontier (in no revealed tile on your frontier); v = the value of a known cell.
   rejected {id, reason: wrong, v}: not the solution's value; counts against health.
   rejected {id, reason: guess, v}: correct but not forced, on fields with rules.guess = reject; no health effect, the cell stays unknown.
   accepted {id, v, class, rule?}: correct; the cell is now known.
   unevaluated [ids]: not judged, the machine died earlier in the batch.
   Every revealed tile whose cells are then all known is solved (solved [ids]), credited to you, even off your frontier; reward = the sum of their cell counts. The answer also carries meets, frontier and health.
 - class is "forced" when the referee's propagation, over the revealed tiles only and the cells known just before this cell (earlier accepted cells of the same batch included), fixes it to that value; else "guess". rule names what fixed it. On each line through an empty cell a value is excluded by: run (three equal in a row), balance (the line already holds half its length of that value), unique (the line would be complete, or complete but one blank that balance fills, and equal another complete line of the tile of the same orientation and length). A cell left one value is fixed, repeated until nothing changes. bifurcation (rules.depth 1 or 2): a value whose assumption propagates to a contradiction is excluded, nested to that depth. Nothing else counts: a cell true in every solution may still be a guess.
-- retract up to 8192 cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
+- retract up to 8192 cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason, v?}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
 - observe is read-only: scope {agent} (your group's territory and seeds, tiles within 24 cells, frontier, health), {rect:[x,y,w,h]} (tiles meeting it; at most 120x120 cells once clipped), or none: every tile when G <= 120, else the header only. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles): known.gaps summed cumulatively give sorted cell ids, known.values[i] the i-th id's value. A generating or failed field answers {status, seconds, revision: 0, error?}: poll observe {game_id} until status is playing.
 - Writes name your agent and must prove your machine: the bearer token, or the agent_secret returned by a proof join.
 
@@ -40,7 +40,7 @@ HEALTH (per machine per field; all its sessions share it)
 - Playing well: deduce with the three line rules first (writing code to deduce is allowed) and guess only where you must. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ (a rejected cell's true value is the other one). A solved tile's shared cells constrain its neighbours: reveal those next. If your forced share matters, commit the cells propagation forces before the others.
 
 REVISIONS
-- Every state change raises the field's revision. reveal, commit and retract carry expected_revision: send the latest you saw. You get a conflict error (error.revision = the current revision) only when a tile you touch (the revealed tile, every tile covering a cell you send) changed since then, or when expected_revision is ahead of the field: observe, rethink, retry.
+- Every state change raises the field's revision. reveal, commit and retract carry expected_revision: the latest you saw. You get a conflict only when one of the cells you send became known or was retracted since, or a tile containing them (for a reveal: that tile) was revealed or solved, or expected_revision is ahead of the field; error.revision is the current one, error.tiles and error.cells name what changed. Other cells of your tiles may change meanwhile. Every write answers changed: true|false (false: nothing stored).
 
 GROWTH AND FOG
 - A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; known cells never change. It ends only when a growth finds no room and every tile is solved (a daily field also ends with its day).
@@ -50,7 +50,7 @@ TOKENS
 - Every answer's text is a one-line summary, a newline, then the compact JSON of structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
-- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier, conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
+- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
 `;
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */

@@ -1,3 +1,4 @@
+import type { Board } from "./board";
 import type { Machine, Agent } from "./seats";
 import type { RefereeState } from "./state";
 import type { RefereeError } from "./types";
@@ -39,26 +40,66 @@ export function closedError(state: RefereeState): RefereeError {
   return { code: "closed", message: "this field is closed (its day has ended); no more writes are accepted", revision: state.revision };
 }
 
+/** What a write depends on (SPEC §4.9): its own cells and the tiles containing them (or the revealed tile). */
+export interface ConflictScope {
+  cells: Iterable<number>;
+  tiles: Iterable<number>;
+}
+
+/** The tiles covering any of `cells` (each once): the tiles a commit or retract depends on. */
+export function tilesCovering(board: Board, cells: readonly number[]): Set<number> {
+  const tiles = new Set<number>();
+  for (const cell of cells) for (const t of board.tilesOf(cell)) tiles.add(t);
+  return tiles;
+}
+
 /**
- * Scoped optimistic concurrency (SPEC §4.9): refuse when any touched tile changed after
- * `expected`. A revision from the future is refused the same way, with the current one.
+ * Scoped optimistic concurrency (SPEC §4.9): refuse only when one of the write's own cells became
+ * known or was retracted after `expected`, or one of its tiles changed status (revealed, solved,
+ * grown into being). Other cells of the same tiles may change freely: group mates working on
+ * one tile do not block each other. A revision from the future is refused the same way. The
+ * board stamps what each write touched, so this costs O(batch).
  */
-export function conflictCheck(state: RefereeState, expected: unknown, touchedTiles: Iterable<number>): RefereeError | null {
+export function conflictCheck(state: RefereeState, expected: unknown, scope: ConflictScope): RefereeError | null {
   const bad = checkExpectedRevision(expected);
   if (bad) return bad;
   const exp = expected as number;
-  if (exp > state.revision) {
-    return { code: "conflict", message: `expected_revision ${exp} is ahead of the field (revision ${state.revision}); observe and retry`, revision: state.revision };
+  const current = state.revision;
+  if (exp > current) {
+    return {
+      code: "conflict",
+      message: `expected_revision ${exp} is ahead of the field (revision ${current}); observe and retry`,
+      revision: current,
+      tiles: [],
+      cells: [],
+    };
   }
-  for (const t of touchedTiles) {
-    const at = state.board.changedAt[t];
-    if (at > exp) {
-      return {
-        code: "conflict",
-        message: `tile ${t} changed at revision ${at}, after your expected_revision ${exp}; observe it and retry with revision ${state.revision}`,
-        revision: state.revision,
-      };
-    }
-  }
-  return null;
+  const { board } = state;
+  const tiles = new Set<number>();
+  const cells = new Set<number>();
+  for (const t of scope.tiles) if (board.statusAt[t] > exp) tiles.add(t);
+  for (const c of scope.cells) if (board.cellAt[c] > exp) cells.add(c);
+  if (tiles.size === 0 && cells.size === 0) return null;
+  const changedTiles = [...tiles].sort((a, b) => a - b);
+  const changedCells = [...cells].sort((a, b) => a - b);
+  const parts: string[] = [];
+  if (changedTiles.length) parts.push(`${plural(changedTiles.length, "tile")} ${idList(changedTiles)} changed status (revealed or solved)`);
+  if (changedCells.length) parts.push(`${plural(changedCells.length, "cell")} ${idList(changedCells)} became known or were retracted`);
+  return {
+    code: "conflict",
+    message: `since your expected_revision ${exp}, ${parts.join(" and ")}; observe them and retry with revision ${current}`,
+    revision: current,
+    tiles: changedTiles,
+    cells: changedCells,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The first few ids of a list, for a message (the full lists are in the error's fields). */
+function idList(ids: number[], max = 8): string {
+  const shown = ids.slice(0, max).join(", ");
+  return ids.length > max ? `${shown}, … (+${ids.length - max})` : shown;
 }

@@ -22,19 +22,21 @@ export interface BoardSnapshot {
   solver: string;
   revealer: string;
   changedAt: string;
+  statusAt: string;
   unknown: string;
   known: string;
   origin: string;
   givenShown: string;
+  cellAt: string;
   solvedOrder: number[];
   knownCount: number;
 }
 
 /**
  * The field's play state: which tiles are hidden/revealed/solved and by whom, which cells are
- * known and where their value came from, and when each tile last changed (for scoped conflicts,
- * SPEC §4.9). Mutations record the tiles they touch in `touched`; the façade stamps them with
- * the new revision once a write is applied.
+ * known and where their value came from, and when each tile and cell last changed. Mutations
+ * record what they touch (tiles, tile statuses, cells); the façade stamps those with the new
+ * revision once a write is applied, so scoped conflicts (SPEC §4.9) cost O(batch) to check.
  */
 export class Board {
   readonly G: number;
@@ -49,6 +51,8 @@ export class Board {
   revealer: Int32Array;
   /** Revision at which each tile last changed (status or one of its cells). */
   changedAt: Int32Array;
+  /** Revision at which each tile's status last changed (revealed, solved, or grown into being). */
+  statusAt: Int32Array;
   /** Unknown cells left per tile. */
   unknown: Int32Array;
   /** -1 unknown, else the cell's accepted value. */
@@ -56,11 +60,15 @@ export class Board {
   readonly origin: Int32Array;
   /** 1 when the cell is a given of some revealed tile. */
   readonly givenShown: Uint8Array;
+  /** Revision at which each cell last became known or was retracted (0: never). */
+  readonly cellAt: Int32Array;
   /** Solved tiles in the order they were solved. */
   readonly solvedOrder: number[] = [];
   knownCount = 0;
-  /** Tiles touched by the write in progress. */
+  /** Tiles, tile statuses and cells touched by the write in progress. */
   readonly touched = new Set<number>();
+  private readonly statusTouched = new Set<number>();
+  private readonly cellsTouched: number[] = [];
   private readonly neighbourCache: Array<number[] | undefined>;
 
   constructor(field: Field, readonly oracle: ForcingOracle) {
@@ -74,12 +82,14 @@ export class Board {
     this.solver = new Int32Array(T).fill(-1);
     this.revealer = new Int32Array(T).fill(-1);
     this.changedAt = new Int32Array(T);
+    this.statusAt = new Int32Array(T);
     this.unknown = new Int32Array(T);
     this.neighbourCache = new Array(T);
     const cells = field.G * field.G;
     this.known = new Int8Array(cells).fill(-1);
     this.origin = new Int32Array(cells).fill(ORIGIN_NONE);
     this.givenShown = new Uint8Array(cells);
+    this.cellAt = new Int32Array(cells);
     for (let i = 0; i < T; i++) this.register(field.tiles[i], i);
   }
 
@@ -103,6 +113,7 @@ export class Board {
     this.solver = grow(this.solver, T, -1);
     this.revealer = grow(this.revealer, T, -1);
     this.changedAt = grow(this.changedAt, T, 0);
+    this.statusAt = grow(this.statusAt, T, 0);
     this.unknown = grow(this.unknown, T, 0);
     this.solution = solution;
     const touchedOld = new Set<number>();
@@ -110,6 +121,7 @@ export class Board {
       this.tiles.push(tile);
       this.register(tile, first + i);
       this.touched.add(first + i);
+      this.statusTouched.add(first + i);
       for (const c of tile.cellIds) {
         if (this.known[c] !== -1) this.unknown[first + i]--;
         for (const t of this.coverage.tilesOf(c)) if (t < first) touchedOld.add(t);
@@ -126,10 +138,12 @@ export class Board {
       solver: packInts(this.solver),
       revealer: packInts(this.revealer),
       changedAt: packInts(this.changedAt),
+      statusAt: packInts(this.statusAt),
       unknown: packInts(this.unknown),
       known: packInts(this.known),
       origin: packInts(this.origin),
       givenShown: packInts(this.givenShown),
+      cellAt: packInts(this.cellAt),
       solvedOrder: [...this.solvedOrder],
       knownCount: this.knownCount,
     };
@@ -146,10 +160,12 @@ export class Board {
     unpackInto(s.solver, this.solver);
     unpackInto(s.revealer, this.revealer);
     unpackInto(s.changedAt, this.changedAt);
+    unpackInto(s.statusAt, this.statusAt);
     unpackInto(s.unknown, this.unknown);
     unpackInto(s.known, this.known);
     unpackInto(s.origin, this.origin);
     unpackInto(s.givenShown, this.givenShown);
+    unpackInto(s.cellAt, this.cellAt);
     this.solvedOrder.length = 0;
     for (const t of s.solvedOrder) this.solvedOrder.push(t);
     this.knownCount = s.knownCount;
@@ -183,6 +199,7 @@ export class Board {
     this.known[cell] = value;
     this.origin[cell] = origin;
     this.knownCount++;
+    this.cellsTouched.push(cell);
     for (const t of this.coverage.tilesOf(cell)) {
       this.unknown[t]--;
       this.touched.add(t);
@@ -194,6 +211,7 @@ export class Board {
     this.known[cell] = -1;
     this.origin[cell] = ORIGIN_NONE;
     this.knownCount--;
+    this.cellsTouched.push(cell);
     for (const t of this.coverage.tilesOf(cell)) {
       this.unknown[t]++;
       this.touched.add(t);
@@ -201,11 +219,12 @@ export class Board {
     this.oracle.clearKnown(cell);
   }
 
-  /** Reveal a hidden tile: its givens become known. Returns the givens that were unknown before. */
+  /** Reveal a hidden tile: its givens become known. */
   reveal(tileId: number, agent: number): void {
     this.status[tileId] = REVEALED;
     this.revealer[tileId] = agent;
     this.touched.add(tileId);
+    this.statusTouched.add(tileId);
     this.oracle.reveal(tileId);
     for (const cell of this.tiles[tileId].givens) {
       this.givenShown[cell] = 1;
@@ -219,6 +238,7 @@ export class Board {
     this.solver[tileId] = agent;
     this.solvedOrder.push(tileId);
     this.touched.add(tileId);
+    this.statusTouched.add(tileId);
   }
 
   /** Revealed, unsolved tiles covering `cell` whose cells are now all known (ascending). */
@@ -233,10 +253,14 @@ export class Board {
     return this.coverage.tilesOf(cell);
   }
 
-  /** Stamp every tile touched by the write just applied with its revision. */
+  /** Stamp every tile, tile status and cell touched by the write just applied with its revision. */
   stampTouched(rev: number): void {
     for (const t of this.touched) this.changedAt[t] = rev;
+    for (const t of this.statusTouched) this.statusAt[t] = rev;
+    for (const c of this.cellsTouched) this.cellAt[c] = rev;
     this.touched.clear();
+    this.statusTouched.clear();
+    this.cellsTouched.length = 0;
   }
 }
 

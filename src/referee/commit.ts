@@ -1,15 +1,22 @@
-import { conflictCheck, seatedCaller } from "./access";
+import { conflictCheck, seatedCaller, tilesCovering } from "./access";
 import { REVEALED } from "./board";
 import type { ForcingRule } from "./forcing";
 import { warningNote } from "./health";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
-import { bad, checkCell, checkIntent, MAX_COMMIT_CELLS } from "./validate";
+import { bad, checkCell, checkIntent, MAX_COMMIT_CELLS, normaliseIntent } from "./validate";
 
 type CommitInput = Extract<WriteInput, { type: "commit" }>;
 
 export type IgnoreReason = "duplicate" | "hole" | "given" | "known" | "not_revealed" | "off_frontier";
+
+/** An ignored cell; a known one carries its value (`v`), so the caller need not observe it. */
+export interface IgnoredCell {
+  id: number;
+  reason: IgnoreReason;
+  v?: 0 | 1;
+}
 
 export interface AcceptedCell {
   id: number;
@@ -39,11 +46,11 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     if (cellError) return { ok: false, error: cellError };
     if (pair[1] !== 0 && pair[1] !== 1) return { ok: false, error: bad(`cells[${i}]: value must be 0 or 1`) };
   }
-  const intentError = checkIntent(input.intent);
+  const intent = normaliseIntent(input.intent);
+  const intentError = checkIntent(intent);
   if (intentError) return { ok: false, error: intentError };
-  const touched = new Set<number>();
-  for (const [cell] of cells) for (const t of board.tilesOf(cell)) touched.add(t);
-  const conflict = conflictCheck(state, input.expectedRevision, touched);
+  const own = cells.map(([cell]) => cell);
+  const conflict = conflictCheck(state, input.expectedRevision, { cells: own, tiles: tilesCovering(board, own) });
   if (conflict) return { ok: false, error: conflict };
 
   const { agent, machine } = caller;
@@ -51,7 +58,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   const rev = state.revision + 1;
   const accepted: AcceptedCell[] = [];
   const rejected: Array<{ id: number; reason: "wrong" | "guess"; v: 0 | 1 }> = [];
-  const ignored: Array<{ id: number; reason: IgnoreReason }> = [];
+  const ignored: IgnoredCell[] = [];
   const unevaluated: number[] = [];
   const solved: number[] = [];
   const meets: Meet[] = [];
@@ -68,7 +75,8 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     const reason = ignoreReason(state, agent.index, cell, seen);
     seen.add(cell);
     if (reason) {
-      ignored.push({ id: cell, reason });
+      const known = board.known[cell];
+      ignored.push(known === -1 ? { id: cell, reason } : { id: cell, reason, v: known as 0 | 1 });
       continue;
     }
     if (board.solution[cell] !== v) {
@@ -123,15 +131,16 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   }
   if (!changed) return { ok: true, answer, changed: false };
   const event: Record<string, unknown> = {
-    intent: input.intent,
+    intent,
     // The batch's cell ids in input order (no values): the verdict lists alone lose the
     // interleaving, which decides classification, the health window and the death point; an
     // auditor rebuilds the input from this order, the verdicts and the released solution.
     cells: cells.map(([id]) => id),
     accepted,
-    // The public log carries rejected cells without their values (SPEC §4.8).
+    // The public log carries rejected cells without their values (SPEC §4.8), and ignored cells
+    // without the known values the answer repeats to the caller.
     rejected: rejected.map((r) => ({ id: r.id, reason: r.reason })),
-    ignored,
+    ignored: ignored.map((r) => ({ id: r.id, reason: r.reason })),
     unevaluated,
     solved,
     meets,

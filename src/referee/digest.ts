@@ -17,10 +17,12 @@ export function digestState(state: RefereeState, closed: boolean): string {
   h.arr(board.solver);
   h.arr(board.revealer);
   h.arr(board.changedAt);
+  h.arr(board.statusAt);
   h.arr(board.unknown);
   h.arr(board.known);
   h.arr(board.origin);
   h.arr(board.givenShown);
+  h.arr(board.cellAt);
   h.arr(board.solvedOrder);
   for (const a of seats.agents) {
     h.str(a.id);

@@ -73,13 +73,15 @@ export class Referee {
     const result = this.judge(input, atMs);
     if (!result) return { ok: false, error: bad(`unknown write type ${String((input as { type?: unknown }).type)}`) };
     if (!result.ok) return result;
-    if (!result.changed) return { ok: true, answer: result.answer, event: null };
+    // Every write's answer says whether it changed the field (SPEC §4.9).
+    const answer = { ...result.answer, changed: result.changed };
+    if (!result.changed) return { ok: true, answer, event: null };
     const rev = ++this.state.revision;
     this.state.board.stampTouched(rev);
     const event: RefereeEvent = { rev, type: input.type, at: atMs };
     if (input.type !== "join") event.agent = input.agent;
     Object.assign(event, result.event);
-    return { ok: true, answer: result.answer, event };
+    return { ok: true, answer, event };
   }
 
   /** The handler of the write's type; null for an unknown type. */

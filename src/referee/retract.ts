@@ -1,8 +1,8 @@
-import { conflictCheck, seatedCaller } from "./access";
+import { conflictCheck, seatedCaller, tilesCovering } from "./access";
 import { SOLVED } from "./board";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
-import { bad, checkCell, checkIntent, MAX_RETRACT_CELLS } from "./validate";
+import { bad, checkCell, checkIntent, MAX_RETRACT_CELLS, normaliseIntent } from "./validate";
 
 type RetractInput = Extract<WriteInput, { type: "retract" }>;
 
@@ -26,22 +26,23 @@ export function retract(state: RefereeState, input: RetractInput): HandlerResult
     const cellError = checkCell(cells[i], board.G, `cells[${i}]`);
     if (cellError) return { ok: false, error: cellError };
   }
-  const intentError = checkIntent(input.intent);
+  const intent = normaliseIntent(input.intent);
+  const intentError = checkIntent(intent);
   if (intentError) return { ok: false, error: intentError };
-  const touched = new Set<number>();
-  for (const cell of cells) for (const t of board.tilesOf(cell)) touched.add(t);
-  const conflict = conflictCheck(state, input.expectedRevision, touched);
+  const conflict = conflictCheck(state, input.expectedRevision, { cells, tiles: tilesCovering(board, cells) });
   if (conflict) return { ok: false, error: conflict };
 
   const { machine } = caller;
   const retracted: number[] = [];
-  const ignored: Array<{ id: number; reason: RetractIgnoreReason }> = [];
+  const ignored: Array<{ id: number; reason: RetractIgnoreReason; v?: 0 | 1 }> = [];
   const seen = new Set<number>();
   for (const cell of cells) {
     const reason = retractIgnoreReason(state, machine.index, cell, seen);
     seen.add(cell);
     if (reason) {
-      ignored.push({ id: cell, reason });
+      // A cell that stays known (a given, in a solved tile, another machine's) carries its value.
+      const known = board.known[cell];
+      ignored.push(known === -1 ? { id: cell, reason } : { id: cell, reason, v: known as 0 | 1 });
       continue;
     }
     board.clearKnown(cell);
@@ -51,7 +52,7 @@ export function retract(state: RefereeState, input: RetractInput): HandlerResult
   const changed = retracted.length > 0;
   const answer = { revision: changed ? state.revision + 1 : state.revision, retracted, ignored };
   if (!changed) return { ok: true, answer, changed: false };
-  return { ok: true, answer, changed: true, event: { intent: input.intent, retracted, ignored } };
+  return { ok: true, answer, changed: true, event: { intent, retracted, ignored: ignored.map((r) => ({ id: r.id, reason: r.reason })) } };
 }
 
 function retractIgnoreReason(state: RefereeState, machineIndex: number, cell: number, seen: Set<number>): RetractIgnoreReason | null {

@@ -1,45 +1,40 @@
 import { conflictCheck, seatedCaller } from "./access";
-import { REVEALED, SOLVED } from "./board";
+import { HIDDEN, REVEALED, SOLVED } from "./board";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
-import type { WriteInput } from "./types";
-import { bad, checkIntent, isNonNegInt } from "./validate";
+import type { RefereeError, WriteInput } from "./types";
+import { bad, checkExpectedRevision, checkIntent, isNonNegInt, normaliseIntent } from "./validate";
 
 type RevealInput = Extract<WriteInput, { type: "reveal" }>;
 
 /**
  * Reveal a tile on the caller's frontier (SPEC §4.3): its givens become known; every revealed
- * tile whose cells are then all known is solved, credited to the revealer. Revealing a tile
- * that is already revealed (and on the frontier) answers it again and changes nothing.
+ * tile whose cells are then all known is solved, credited to the revealer.
+ *
+ * A tile that is already revealed (on the caller's frontier) or solved (in its group's territory)
+ * is answered as a read: givens and seam, `changed: false`, never a conflict (SPEC §4.9). Only
+ * the reveal of a hidden tile depends on a revision: it conflicts when that tile changed after
+ * `expected_revision` (it can only have come into being by growth; a revealed one is read).
  */
 export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
   const caller = seatedCaller(state, input.machineId, input.agent);
   if (!caller.ok) return caller;
-  const intentError = checkIntent(input.intent);
+  const intent = normaliseIntent(input.intent);
+  const intentError = checkIntent(intent);
   if (intentError) return { ok: false, error: intentError };
   const { board, groups } = state;
   const tile = input.tile;
   if (!isNonNegInt(tile) || tile >= board.tileCount) {
     return { ok: false, error: bad(`tile must be a tile id in 0..${board.tileCount - 1}, got ${String(tile)}`) };
   }
-  const conflict = conflictCheck(state, input.expectedRevision, [tile]);
-  if (conflict) return { ok: false, error: conflict };
+  const badRevision = checkExpectedRevision(input.expectedRevision);
+  if (badRevision) return { ok: false, error: badRevision };
   const { agent } = caller;
-  if (board.status[tile] === SOLVED) {
-    return { ok: false, error: { code: "off_frontier", message: `tile ${tile} is already solved; reveal a tile on your frontier` } };
-  }
-  if (!groups.onFrontier(agent.index, tile)) {
-    const frontier = groups.frontierOf(agent.index);
-    const shown = frontier.slice(0, 20).join(", ") + (frontier.length > 20 ? ", …" : "");
-    return {
-      ok: false,
-      error: { code: "off_frontier", message: `tile ${tile} is not on your group's frontier (frontier: ${shown || "empty"})` },
-    };
-  }
-  if (board.status[tile] === REVEALED) {
-    return { ok: true, answer: revealAnswer(state, tile, [], [], 0, state.revision, agent.index), changed: false };
-  }
+  if (board.status[tile] !== HIDDEN) return rereveal(state, tile, agent.index);
+  const conflict = conflictCheck(state, input.expectedRevision, { cells: [], tiles: [tile] });
+  if (conflict) return { ok: false, error: conflict };
+  if (!groups.onFrontier(agent.index, tile)) return { ok: false, error: offFrontier(state, tile, agent.index) };
 
   board.reveal(tile, agent.index);
   const solved: number[] = [];
@@ -61,8 +56,35 @@ export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
     changed: true,
     // The givens ride in the public event: a spectator (live or replaying the archive) learns
     // the newly known cells from the log alone, without the tile's secret solution.
-    event: { intent: input.intent, tile, givens: board.tiles[tile].givens.map((c) => [c, board.solution[c]]), solved, meets, reward },
+    event: { intent, tile, givens: board.tiles[tile].givens.map((c) => [c, board.solution[c]]), solved, meets, reward },
   };
+}
+
+/**
+ * A tile that is no longer hidden: a read when it is revealed on the caller's frontier or solved
+ * in its group's territory; otherwise `solved` (another group solved it) or `off_frontier`.
+ */
+function rereveal(state: RefereeState, tile: number, agentIndex: number): HandlerResult {
+  const { board, groups } = state;
+  if (board.status[tile] === SOLVED) {
+    if (groups.find(board.solver[tile]) === groups.find(agentIndex)) {
+      return { ok: true, answer: revealAnswer(state, tile, [], [], 0, state.revision, agentIndex), changed: false };
+    }
+    return {
+      ok: false,
+      error: { code: "solved", message: `tile ${tile} is already solved by another group; its cells are known (observe it); reveal a tile on your frontier` },
+    };
+  }
+  if (groups.onFrontier(agentIndex, tile)) {
+    return { ok: true, answer: revealAnswer(state, tile, [], [], 0, state.revision, agentIndex), changed: false };
+  }
+  return { ok: false, error: offFrontier(state, tile, agentIndex) };
+}
+
+function offFrontier(state: RefereeState, tile: number, agentIndex: number): RefereeError {
+  const frontier = state.groups.frontierOf(agentIndex);
+  const shown = frontier.slice(0, 20).join(", ") + (frontier.length > 20 ? ", …" : "");
+  return { code: "off_frontier", message: `tile ${tile} is not on your group's frontier (frontier: ${shown || "empty"})` };
 }
 
 function revealAnswer(

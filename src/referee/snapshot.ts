@@ -28,4 +28,9 @@ export interface RefereeSnapshot {
   digest: string;
 }
 
-export const SNAPSHOT_FORMAT = "mosaic-referee-snapshot-1";
+/**
+ * Format 2 added the per-tile status and per-cell change revisions of scoped conflicts. A
+ * snapshot of an older format is refused, and the Durable Object then replays its whole log once
+ * (the next stored write takes a fresh snapshot).
+ */
+export const SNAPSHOT_FORMAT = "mosaic-referee-snapshot-2";

@@ -14,6 +14,7 @@ export type ErrorCode =
   | "not_seated"
   | "not_your_agent"
   | "off_frontier"
+  | "solved"
   | "conflict"
   | "too_large"
   | "bad_input"
@@ -24,6 +25,10 @@ export interface RefereeError {
   code: ErrorCode;
   message: string;
   revision?: number;
+  /** On a conflict: the write's tiles whose status changed after its expected_revision (ascending). */
+  tiles?: number[];
+  /** On a conflict: the write's cells that became known or were retracted after it (ascending). */
+  cells?: number[];
 }
 
 export interface FieldRules {
@@ -77,7 +82,8 @@ export interface RefereeEvent {
 
 /**
  * `event` is null when the write was answered but changed nothing (a rejoin, a repeated reveal,
- * a commit whose cells were all ignored): the revision did not move and nothing is logged.
+ * a commit whose cells were all ignored): the revision did not move and nothing is logged. Every
+ * answer carries `changed: true|false` saying which (SPEC §4.9).
  */
 export type WriteResult =
   | { ok: true; answer: Record<string, unknown>; event: RefereeEvent | null }

@@ -62,3 +62,15 @@ export function preview(v: unknown): string {
   }
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
+
+/**
+ * An intent as it is stored and shown (SPEC §4.4): every control character (C0, DEL, C1, and the
+ * Unicode line and paragraph separators), newlines included, becomes a space, then surrounding
+ * whitespace is trimmed. One line, so an intent cannot fake lines of the public log. Idempotent.
+ */
+export function normaliseIntent(intent: unknown): unknown {
+  if (typeof intent !== "string") return intent;
+  return intent.replace(CONTROL_CHARS, " ").trim();
+}
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;

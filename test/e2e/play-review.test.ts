@@ -108,7 +108,7 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       let state = 12345;
       const rnd = (n: number) => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n);
       const junk = (): unknown => [null, -1, 1.5, "x", true, {}, [], [1], [[1]], 2 ** 53, -(2 ** 31), "😀".repeat(200), field.G * field.G][rnd(13)];
-      const codes = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "conflict", "too_large", "bad_input", "dead", "closed"]);
+      const codes = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "solved", "conflict", "too_large", "bad_input", "dead", "closed"]);
       for (let i = 0; i < 60; i++) {
         const tool = ["reveal", "commit", "retract", "observe"][i % 4];
         const args: Obj = { game_id: gameId, agent, expected_revision: rev };
@@ -235,38 +235,50 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   expectFields(committed, ["revision", "status", "accepted", "rejected", "ignored", "unevaluated", "solved", "meets", "reward", "frontier", "health"]);
   expect(committed.rejected).toEqual([{ id: wrongCell, reason: "wrong", v: wrongValue }]);
   expect(committed.accepted).toEqual([expect.objectContaining({ id: rightCell, v: field.solution[rightCell], class: expect.stringMatching(/^(forced|guess)$/) })]);
+  // Ignored cells that are known carry their value, so no observe is needed to learn it.
   expect(committed.ignored).toEqual([
-    { id: seedTile.givens[0], reason: "given" },
-    { id: rightCell, reason: "duplicate" },
+    { id: seedTile.givens[0], reason: "given", v: field.solution[seedTile.givens[0]] },
+    { id: rightCell, reason: "duplicate", v: field.solution[rightCell] },
     { id: other, reason: "not_revealed" },
   ]);
-  expect(committed).toMatchObject({ unevaluated: [], solved: [], meets: [], reward: 0, frontier: [seed.id], status: "playing" });
+  expect(committed).toMatchObject({ unevaluated: [], solved: [], meets: [], reward: 0, frontier: [seed.id], status: "playing", changed: true });
   expectHealth(committed.health);
   expect(committed.health).toMatchObject({ committed: 2, wrong: 1, window: 2 });
   expect(committed.revision).toBe(rev + 1);
   const stale = rev;
   rev = committed.revision as number;
 
-  // conflict: the seed tile changed after `stale`; the error carries the current revision.
-  const conflict = refusal(await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]]], intent: "" }), "conflict");
-  expect(conflict.revision).toBe(rev);
-  const ahead = refusal(await call("reveal", { agent, expected_revision: rev + 5, tile: seed.id, intent: "" }), "conflict");
-  expect(ahead.revision).toBe(rev);
+  // conflict: rightCell became known after `stale`; the error carries the current revision and names it.
+  const conflict = refusal(
+    await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]], [rightCell, field.solution[rightCell]]], intent: "" }),
+    "conflict",
+  );
+  expect(conflict).toMatchObject({ revision: rev, cells: [rightCell], tiles: [] });
+  const ahead = refusal(await call("commit", { agent, expected_revision: rev + 5, cells: [[free[2], field.solution[free[2]]]], intent: "" }), "conflict");
+  expect(ahead).toMatchObject({ revision: rev, cells: [], tiles: [] });
+  // A re-reveal of the revealed seed is a read at any revision: givens and seam, changed false.
+  const reread = okAnswer(await call("reveal", { agent, expected_revision: 0, tile: seed.id, intent: "" }));
+  expect(reread).toMatchObject({ tile: seed.id, revision: rev, changed: false, givens: revealed.givens });
+  // Cells of the seed nobody touched since `stale` go through from that stale view.
+  const fromStale = okAnswer(await call("commit", { agent, expected_revision: stale, cells: [[free[4], field.solution[free[4]]]], intent: "" }));
+  expect(fromStale).toMatchObject({ revision: rev + 1, changed: true });
+  rev = fromStale.revision as number;
 
   // retract: the accepted cell; a never-committed cell, a given, a duplicate are ignored with reasons.
-  const retracted = okAnswer(await call("retract", { agent, expected_revision: rev, cells: [rightCell, free[3], seedTile.givens[0], rightCell] }));
+  const retracted = okAnswer(await call("retract", { agent, expected_revision: rev, cells: [rightCell, free[3], seedTile.givens[0], rightCell, free[4]] }));
   expectFields(retracted, ["revision", "retracted", "ignored"]);
-  expect(retracted.retracted).toEqual([rightCell]);
+  expect(retracted.retracted).toEqual([rightCell, free[4]]);
   expect(retracted.ignored).toEqual([
     { id: free[3], reason: "unknown" },
-    { id: seedTile.givens[0], reason: "given" },
+    { id: seedTile.givens[0], reason: "given", v: field.solution[seedTile.givens[0]] },
     { id: rightCell, reason: "duplicate" },
   ]);
+  expect(retracted.changed).toBe(true);
   rev = retracted.revision as number;
 
   // Odd but valid inputs: clear answers that change nothing.
   const noChange = async (r: ToolCallResult) => {
-    okAnswer(r);
+    expect(okAnswer(r).changed).toBe(false);
     expect(await revisionNow()).toBe(rev);
   };
   await noChange(await call("commit", { agent, expected_revision: rev, cells: Array.from({ length: 512 }, () => [seedTile.givens[0], field.solution[seedTile.givens[0]]]), intent: "" }));

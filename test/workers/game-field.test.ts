@@ -163,7 +163,7 @@ describe("field object: play", () => {
     expect(r.revision).toBe(before.manifest.log_head.rev + 1);
   });
 
-  it("serialises concurrent writers: nothing lost or doubled, conflicts only on changed tiles", async () => {
+  it("serialises concurrent writers: nothing lost or doubled, conflicts only on changed cells", async () => {
     // A fixed seed: the same field (and seed tiles) on every run.
     const { stub, field } = await createPlaying({ kind: "scatter", G: 100 }, 100, { seed: "concurrent-writers" });
     const players = new ScriptedPlayers(stub, field, 100);
@@ -193,24 +193,28 @@ describe("field object: play", () => {
     );
     const commitRevs = commits.map((r) => Number(ok(r).revision)).sort((a, b) => a - b);
     expect(commitRevs).toEqual(seeds.map((_, i) => base + seeds.length + 1 + i));
-    // Two writes on the same tile from the same revision: exactly one goes through.
     // The seat whose tile has the most cells of its own left.
     const { agent, tile } = seeds.reduce((a, b) => (ownCells(b.tile).length > ownCells(a.tile).length ? b : a));
     const rest = ownCells(tile).slice(4);
-    expect(rest.length).toBeGreaterThanOrEqual(4);
+    expect(rest.length).toBeGreaterThanOrEqual(6);
+    const race = (sets: number[][], rev: number) =>
+      Promise.all(
+        sets.map((ids) =>
+          stub.write({ input: { type: "commit", agent, expectedRevision: rev, cells: ids.map((c) => [c, field.solution[c]] as [number, 0 | 1]), intent: "race" }, machineId: agent.split("/")[0] }),
+        ),
+      );
+    // Two writes on different cells of the same tile from the same revision: both go through.
     const rev = ok(await stub.manifest()).log_head.rev;
-    const pair = await Promise.all(
-      [rest.slice(0, 2), rest.slice(2, 4)].map((ids) =>
-        stub.write({ input: { type: "commit", agent, expectedRevision: rev, cells: ids.map((c) => [c, field.solution[c]] as [number, 0 | 1]), intent: "race" }, machineId: agent.split("/")[0] }),
-      ),
-    );
-    expect(pair.filter((r) => r.ok).length).toBe(1);
-    const conflict = errorOf(pair.find((r) => !r.ok)!);
-    expect(conflict.code).toBe("conflict");
-    expect(conflict.revision).toBe(rev + 1);
+    const disjoint = await race([rest.slice(0, 2), rest.slice(2, 4)], rev);
+    expect(disjoint.map((r) => Number(ok(r).revision)).sort((a, b) => a - b)).toEqual([rev + 1, rev + 2]);
+    // Two writes sharing a cell from the same revision: exactly one goes through; the other names the cell.
+    const shared = await race([[rest[4], rest[5]], [rest[4]]], rev + 2);
+    expect(shared.filter((r) => r.ok).length).toBe(1);
+    const conflict = errorOf(shared.find((r) => !r.ok)!) as { code: string; revision?: number; cells?: number[]; tiles?: number[] };
+    expect(conflict).toMatchObject({ code: "conflict", revision: rev + 3, cells: [rest[4]], tiles: [] });
     const events = ok(await stub.events(0)).events;
     expect(events.map((e) => e.rev)).toEqual(events.map((_, i) => i + 1));
-    expect(events.length).toBe(rev + 1);
+    expect(events.length).toBe(rev + 3);
   });
 });
 

@@ -107,6 +107,28 @@ describe("play tools over /mcp", () => {
     expect(code(over)).toBe("too_large");
   });
 
+  it("normalises intents at the edge: one line, trimmed, 160 characters counted after (SPEC §4.4)", async () => {
+    const started = await call("start_mosaic", { kind: "scatter", G: 24 });
+    const gameId = String(started.structuredContent!.game_id);
+    const stub = env.FIELDS.getByName(gameId);
+    await waitPlaying(stub);
+    const dev = { vars: { MOSAIC_DEV: "1" } };
+    const seat = (await call("join", { game_id: gameId, session: "intents" }, dev)).structuredContent as { agent: string; agent_secret: string; seed_tile: { id: number }; revision: number };
+    const write = (intent: string, rev: number) =>
+      call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: rev, tile: seat.seed_tile.id, intent, agent_secret: seat.agent_secret }, dev);
+    // 161 characters once normalised: refused, nothing stored.
+    expect(code(await write(`x${"\n".repeat(159)}y`, seat.revision))).toBe("too_large");
+    // Longer raw, 160 characters once normalised and trimmed: accepted, stored as one line.
+    const raw = `  \r\n\t${"é".repeat(80)}\nrev 9: fake line\u0000${"é".repeat(62)}\u2028 \n\n`;
+    const revealed = await write(raw, seat.revision);
+    expect(revealed.isError, revealed.content[0].text).toBeFalsy();
+    const events = ok(await fieldApi(stub).events(0)).events;
+    const intent = events[events.length - 1].intent as string;
+    expect(intent).toBe(`${"é".repeat(80)} rev 9: fake line ${"é".repeat(62)}`);
+    expect([...intent].length).toBe(160);
+    expect(intent).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+  });
+
   it("start_mosaic answers at once with generating; defaults and cross-field checks apply", async () => {
     const started = await call("start_mosaic", { kind: "grid", n: 6 });
     expect(started.isError).toBeFalsy();

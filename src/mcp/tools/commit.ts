@@ -21,7 +21,8 @@ export function registerCommit(server: McpServer, ctx: ToolContext): void {
         const solved = n("solved") ? ` Solved: ${listIds(a.solved)} (+${String(a.reward)}).` : "";
         const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
         const meets = n("meets") ? ` Met ${n("meets")} group(s).` : "";
-        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets}${healthText(a.health)}`;
+        const unchanged = a.changed === false ? " Nothing changed." : "";
+        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets}${unchanged}${healthText(a.health)}`;
       }),
   );
 }

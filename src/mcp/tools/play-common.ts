@@ -15,7 +15,10 @@ export function fieldStub(env: Env, gameId: string) {
 
 /** A field object's outcome as a tool result: the summary text from `summarise`, or the error. */
 export function answer<T extends Record<string, unknown>>(outcome: Outcome<T>, summarise: (a: T) => string): CallToolResult {
-  if (!outcome.ok) return toolError(outcome.error.code, outcome.error.message, { revision: outcome.error.revision });
+  if (!outcome.ok) {
+    const { code, message, revision, tiles, cells } = outcome.error;
+    return toolError(code, message, { revision, tiles, cells });
+  }
   return toolOk(summarise(outcome.answer), outcome.answer);
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_SESSION_CHARS, sessionProblem } from "../../referee/agent-id";
 import { MAX_TAG_VALUE_CHARS, normaliseTags } from "../../referee/tags";
+import { normaliseIntent } from "../../referee/validate";
 
 /**
  * Argument schemas of the play tools (SPEC §6, ranges and defaults of §3). Shapes and ranges are
@@ -11,6 +12,8 @@ import { MAX_TAG_VALUE_CHARS, normaliseTags } from "../../referee/tags";
 export const MAX_COMMIT_CELLS = 512;
 export const MAX_RETRACT_CELLS = 8192;
 export const MAX_INTENT = 160;
+/** A bound on the raw intent, before normalisation trims it (the body limit bounds it anyway). */
+const MAX_RAW_INTENT = 4 * 1024;
 
 export const gameId = z
   .string()
@@ -19,7 +22,18 @@ export const gameId = z
 
 const agent = z.string().min(3).max(200).describe("Your agent id, from join.");
 const expectedRevision = z.number().int().min(0).describe("The latest revision you saw.");
-const intent = z.string().max(MAX_INTENT).default("").describe("One line (<= 160 chars), shown publicly.");
+/**
+ * An intent is normalised at the edge (SPEC §4.4): control characters, newlines included, become
+ * spaces and surrounding whitespace is trimmed; the 160-character limit (code points) applies to
+ * the result. The raw string is capped far above it; the published schema states the real limit.
+ */
+const intent = z
+  .string()
+  .max(MAX_RAW_INTENT)
+  .transform((s) => normaliseIntent(s) as string)
+  .pipe(z.string().max(MAX_INTENT))
+  .default("")
+  .meta({ maxLength: MAX_INTENT, description: "One line (<= 160 chars), shown publicly." });
 const agentSecret = z
   .string()
   .min(1)

@@ -19,7 +19,7 @@ export function registerRetract(server: McpServer, ctx: ToolContext): void {
       playWrite(ctx, args, { type: "retract", cells: args.cells }, (a) => {
         const retracted = Array.isArray(a.retracted) ? a.retracted.length : 0;
         const ignored = Array.isArray(a.ignored) ? a.ignored.length : 0;
-        return `Revision ${String(a.revision)}: ${retracted} retracted, ${ignored} ignored.`;
+        return `Revision ${String(a.revision)}: ${retracted} retracted, ${ignored} ignored.${a.changed === false ? " Nothing changed." : ""}`;
       }),
   );
 }

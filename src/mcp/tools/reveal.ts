@@ -11,7 +11,7 @@ export function registerReveal(server: McpServer, ctx: ToolContext): void {
     {
       title: "Reveal a tile",
       description:
-        "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
+        "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision (a revealed tile is read again, never a conflict). Rules: mosaic://rules.",
       inputSchema: published(revealArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -20,7 +20,9 @@ export function registerReveal(server: McpServer, ctx: ToolContext): void {
         const givens = Array.isArray(a.givens) ? a.givens.length : 0;
         const seam = Array.isArray(a.seam) ? a.seam.length : 0;
         const solved = Array.isArray(a.solved) && a.solved.length ? ` Solved at once: ${listIds(a.solved)}.` : "";
-        return `Revealed tile ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}): ${givens} givens, ${seam} seam cells. Revision ${String(a.revision)}.${solved}`;
+        const verb = a.changed === false ? "Tile" : "Revealed tile";
+        const read = a.changed === false ? " Already revealed: nothing changed." : "";
+        return `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}): ${givens} givens, ${seam} seam cells. Revision ${String(a.revision)}.${solved}${read}`;
       }),
   );
 }

@@ -8,8 +8,9 @@ describe("bad input changes nothing", () => {
   const field = gridField(4, 4);
   const ref = makeReferee(field);
   const a = ok(ref, joinInput("m-a")).agent as string;
-  ok(ref, joinInput("m-b"));
+  const b = ok(ref, joinInput("m-b")).agent as string;
   for (let i = 0; i < 5; i++) honestStep(ref, field, a);
+  for (let i = 0; i < 3; i++) honestStep(ref, field, b);
   const frontier = ref.frontier(a) as number[];
   const open = frontier.find((t) => ref.tileStatus(t)?.status === "revealed") ?? frontier[0];
   const cell = field.tiles[open].cellIds.find((c) => ref.cell(c)?.value === -1) ?? 0;
@@ -21,7 +22,8 @@ describe("bad input changes nothing", () => {
   const retractOf = (over: Record<string, unknown>): WriteInput =>
     ({ type: "retract", machineId: "m-a", agent: a, expectedRevision: rev(), cells: [cell], intent: "x", ...over }) as WriteInput;
   const G2 = field.G * field.G;
-  const solvedTile = field.tiles.find((t) => ref.tileStatus(t.id)?.status === "solved")?.id ?? -1;
+  // A tile b's group solved, while a's group is still apart from b's.
+  const solvedByOther = field.tiles.find((t) => ref.tileStatus(t.id)?.agent === b && !(ref.groupOf(a) as string[]).includes(b))?.id ?? -1;
 
   const cases: Array<[string, () => unknown, string, string?]> = [
     ["not an object", () => null, "bad_input"],
@@ -56,7 +58,8 @@ describe("bad input changes nothing", () => {
     ["tile negative", () => revealOf({ tile: -1 }), "bad_input"],
     ["tile not an integer", () => revealOf({ tile: "3" }), "bad_input"],
     ["tile off the frontier", () => revealOf({ tile: field.tiles.find((t) => !frontier.includes(t.id) && ref.tileStatus(t.id)?.status === "hidden")?.id }), "off_frontier"],
-    ["tile already solved", () => revealOf({ tile: solvedTile }), "off_frontier", "already solved"],
+    ["tile already solved by another group", () => revealOf({ tile: solvedByOther }), "solved", "already solved"],
+    ["revealed tile off the frontier", () => revealOf({ tile: field.tiles.find((t) => ref.tileStatus(t.id)?.status === "revealed" && !frontier.includes(t.id))?.id ?? -1 }), "off_frontier"],
     ["8193 retractions", () => retractOf({ cells: Array.from({ length: 8193 }, (_, i) => i % G2) }), "too_large", "8192"],
     ["retract out of range", () => retractOf({ cells: [G2 + 3] }), "bad_input"],
     ["retract nothing", () => retractOf({ cells: [] }), "bad_input"],
@@ -72,7 +75,7 @@ describe("bad input changes nothing", () => {
       expect(r.error.code).toBe(code);
       expect(r.error.message.length).toBeGreaterThan(10);
       if (fragment) expect(r.error.message).toContain(fragment);
-      if (code === "conflict") expect(r.error.revision).toBe(revision);
+      if (code === "conflict") expect(r.error).toMatchObject({ revision, tiles: [], cells: [] });
       expect(ref.revision).toBe(revision);
       expect(ref.stateDigest()).toBe(digest);
     });

@@ -17,10 +17,20 @@ describe("rules text matches the referee", () => {
     }
   });
 
+  it("states the scoped conflicts, the changed flag, known values of ignored cells and the solved code (SPEC §4.9)", () => {
+    expect(RULES_TEXT).toMatch(/conflict only when/);
+    expect(RULES_TEXT).toContain("error.tiles and error.cells");
+    expect(RULES_TEXT).toContain("changed: true|false");
+    expect(RULES_TEXT).toMatch(/is a read at any revision/);
+    expect(RULES_TEXT).toMatch(/ignored \{id, reason, v\?\}/);
+    expect(RULES_TEXT).toMatch(/off_frontier \(not on your frontier\), solved \(already solved\)/);
+  });
+
   it("states the limits the referee enforces", () => {
     expect(RULES_CORE).toContain(`up to ${MAX_COMMIT_CELLS}`);
     expect(RULES_CORE).toContain(`up to ${MAX_RETRACT_CELLS}`);
     expect(RULES_CORE).toContain(`<= ${MAX_INTENT_CHARS} chars`);
+    expect(RULES_CORE).toMatch(/control characters become spaces/);
     expect(RULES_CORE).toContain(`last ${HEALTH_WINDOW.toLocaleString("en")}`);
     expect(RULES_CORE).toContain(`${DEATH_SHORT_WRONG} wrong`);
     expect(RULES_CORE).toContain(`${DEATH_MIN_WINDOW} cells`);

@@ -148,6 +148,10 @@ describe("referee snapshots: restore + continue equals the uninterrupted run", (
       (s) => (s.machines[0].health.counted += 1),
       (s) => (s.agents[0].seed = -5),
       (s) => (s.format = "other" as RefereeSnapshot["format"]),
+      // Format 1 had no change revisions per cell and per tile status: refused (the owner replays).
+      (s) => (s.format = "mosaic-referee-snapshot-1" as RefereeSnapshot["format"]),
+      (s) => (s.board.cellAt = s.board.cellAt.replace(/^[0-9a-z]+/, "zz")),
+      (s) => (s.board.statusAt = s.board.statusAt + ",1"),
       (s) => (s.gameId = "another-game"),
       (s) => (s.board.tiles = 8),
       // A parent cycle (would loop forever in find) and a parent list of the wrong length.

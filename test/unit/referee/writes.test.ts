@@ -40,6 +40,7 @@ describe("join (SPEC §4.1)", () => {
       verified: true,
       harness: "vitest",
       harness_source: "argument",
+      changed: true,
     });
     expect(r.event).toMatchObject({ rev: 1, type: "join", at: T0, agent: "m-j/s1", seed_tile: seed.id, machine: "m-j" });
     expect(ref.tileStatus(seed.id)?.status).toBe("hidden");
@@ -51,7 +52,7 @@ describe("join (SPEC §4.1)", () => {
     const digest = ref.stateDigest();
     const again = ref.apply(joinInput("m-r", "1"), T0 + 1000);
     expect(again.ok && again.event).toBe(null);
-    expect(again.ok && again.answer).toEqual(first);
+    expect(again.ok && again.answer).toEqual({ ...first, changed: false });
     expect(ref.revision).toBe(1);
     expect(ref.stateDigest()).toBe(digest);
     expect(ref.agents().length).toBe(1);
@@ -149,13 +150,19 @@ describe("commit (SPEC §4.4)", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.answer.ignored).toEqual([
-      { id: u0, reason: "duplicate" },
-      { id: given, reason: "given" },
+      { id: u0, reason: "duplicate", v: v(u0) },
+      { id: given, reason: "given", v: v(given) },
       { id: other.cellIds[0], reason: "not_revealed" },
     ]);
     expect(r.answer.rejected).toEqual([{ id: u1, reason: "wrong", v: 1 - v(u1) }]);
     expect((r.answer.accepted as Array<{ id: number }>).map((x) => x.id)).toEqual([u0, u2]);
-    expect(r.answer).toMatchObject({ revision: ref.revision, status: "playing", unevaluated: [], solved: [], meets: [], reward: 0 });
+    expect(r.answer).toMatchObject({ revision: ref.revision, status: "playing", unevaluated: [], solved: [], meets: [], reward: 0, changed: true });
+    // The public log keeps ignored cells without values.
+    expect(r.event?.ignored).toEqual([
+      { id: u0, reason: "duplicate" },
+      { id: given, reason: "given" },
+      { id: other.cellIds[0], reason: "not_revealed" },
+    ]);
     expect(r.answer.health).toMatchObject({ state: "warning", committed: 3, wrong: 1, window: 3 });
     expect(r.event).toMatchObject({ type: "commit", agent: a, intent: "commit 6" });
     // The log keeps the batch's order (ids only), which the verdict lists alone lose.
@@ -179,6 +186,26 @@ describe("commit (SPEC §4.4)", () => {
       { id: cb[0], reason: "off_frontier" },
     ]);
     expect(r.ok && r.event).toBe(null); // nothing judged: nothing changed
+  });
+});
+
+describe("intents (SPEC §4.4)", () => {
+  it("are one line: control characters become spaces, surrounding whitespace is trimmed, then 160 characters count", () => {
+    const field = chainField(4, 4, { givenEvery: 4 });
+    const ref = makeReferee(field);
+    const a = ok(ref, joinInput("m-a")).agent as string;
+    const seed = (ref.frontier(a) as number[])[0];
+    const r = ref.apply({ type: "reveal", machineId: "m-a", agent: a, expectedRevision: ref.revision, tile: seed, intent: "\t line one\nrev 12: ok\u0000\u2028x \r\n" }, T0);
+    expect(r.ok && r.event?.intent).toBe("line one rev 12: ok  x");
+    const [x, y] = unknownCellsOf(ref, field, seed);
+    // 160 characters once trimmed: accepted although the raw string is longer.
+    const padded = `   ${"é".repeat(160)}\n\n`;
+    const c = ref.apply({ type: "commit", machineId: "m-a", agent: a, expectedRevision: ref.revision, cells: [x], intent: padded }, T0);
+    expect(c.ok && c.event?.intent).toBe("é".repeat(160));
+    const long = ref.apply({ type: "retract", machineId: "m-a", agent: a, expectedRevision: ref.revision, cells: [x[0]], intent: `a${"\u0001".repeat(159)}b` }, T0);
+    expect(expectError(long).code).toBe("too_large");
+    const fine = ref.apply({ type: "retract", machineId: "m-a", agent: a, expectedRevision: ref.revision, cells: [x[0], y[0]], intent: `a${"\u0001".repeat(158)}b` }, T0);
+    expect(fine.ok && fine.event?.intent).toBe(`a${" ".repeat(158)}b`);
   });
 });
 
@@ -212,11 +239,12 @@ describe("retract (SPEC §4.6)", () => {
       retracted: [ca],
       ignored: [
         { id: ca, reason: "duplicate" },
-        { id: cb, reason: "other_machine" },
-        { id: given, reason: "given" },
-        { id: solvedCell, reason: "solved" },
+        { id: cb, reason: "other_machine", v: vb },
+        { id: given, reason: "given", v: field.solution[given] },
+        { id: solvedCell, reason: "solved", v: field.solution[solvedCell] },
         { id: unknown, reason: "unknown" },
       ],
+      changed: true,
     });
     expect(ref.cell(ca)).toEqual({ value: -1, origin: null });
     expect(ref.cell(cb)?.origin).toBe("m-b");
@@ -235,38 +263,7 @@ describe("retract (SPEC §4.6)", () => {
   });
 });
 
-describe("revisions and scoped conflicts (SPEC §4.9)", () => {
-  it("a write touching only unchanged tiles passes although the field moved on; a changed tile conflicts", () => {
-    const field = chainField(4, 10, { givenEvery: 4 });
-    const ref = makeReferee(field);
-    const a = ok(ref, joinInput("m-a")).agent as string;
-    const b = ok(ref, joinInput("m-b")).agent as string;
-    const sa = (ref.frontier(a) as number[])[0];
-    const sb = (ref.frontier(b) as number[])[0];
-    expect(Math.abs(sa - sb)).toBeGreaterThan(2);
-    expect(reveal(ref, a, sa).ok).toBe(true);
-    const revA = ref.revision;
-    expect(reveal(ref, b, sb).ok).toBe(true);
-    const cellsA = unknownCellsOf(ref, field, sa).filter(([c]) => field.tiles[sa].cellIds.includes(c));
-    // a's view is stale (revA < revision) but only b's tile changed since: passes.
-    const pass = commit(ref, a, [cellsA[0]], revA);
-    expect(pass.ok).toBe(true);
-    // Now a's tile changed after revA: a write on it with revA conflicts, carrying the revision.
-    const digest = ref.stateDigest();
-    const c = expectError(commit(ref, a, [cellsA[1]], revA));
-    expect(c).toMatchObject({ code: "conflict", revision: ref.revision });
-    expect(c.message).toContain(`tile ${sa}`);
-    expect(expectError(retract(ref, a, [cellsA[0][0]], revA)).code).toBe("conflict");
-    expect(expectError(reveal(ref, a, sa, 0)).code).toBe("conflict");
-    expect(expectError(commit(ref, a, [cellsA[1]], ref.revision + 1)).code).toBe("conflict");
-    expect(ref.stateDigest()).toBe(digest);
-    // With the current revision it goes through.
-    expect(commit(ref, a, [cellsA[1]]).ok).toBe(true);
-    // b's tile is untouched by a's writes: b's old view still works.
-    const cellsB = unknownCellsOf(ref, field, sb).filter(([cell]) => !field.tiles[sa].cellIds.includes(cell));
-    expect(commit(ref, b, [cellsB[0]], revA + 1).ok).toBe(true);
-  });
-
+describe("revisions (SPEC §4.9)", () => {
   it("every state change raises the revision by exactly one; close refuses later writes", () => {
     const field = gridField(4, 3);
     const ref = makeReferee(field);
