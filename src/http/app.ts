@@ -4,23 +4,41 @@ import { archiveRoutes } from "./archive-routes";
 import { devRoutes } from "./dev-routes";
 import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
+import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { spectatorRoutes } from "./spectator-routes";
+import type { AppEnv } from "./types";
 
 export interface AppOptions {
   mcp?: McpRouteOptions;
+  /** How long any request body may take to arrive (default 30 s); tests shorten it. */
+  bodyTimeoutMs?: number;
 }
+
+/** Bodies of every route but /mcp (signed key requests, the public API): small JSON objects. */
+export const MAX_API_BODY_BYTES = 16 * 1024;
 
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
-  const app = new Hono<{ Bindings: Env }>();
+  const app = new Hono<AppEnv>();
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
-  app.route("/", mcpRoutes(options.mcp));
+  // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
+  app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
+  // Every other route that can carry a body gets the same guard with the API's limit and error
+  // shape. Registered before all of them: a route added below is covered without a thought.
+  app.use(
+    "*",
+    bodyLimit({
+      maxBytes: MAX_API_BODY_BYTES,
+      timeoutMs: options.bodyTimeoutMs,
+      refuse: (status, message) => Response.json({ error: { code: status === 413 ? "too_large" : "bad_input", message } }, { status }),
+    }),
+  );
   app.route("/", identityRoutes());
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
   app.route("/", devRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
-  return app;
+  return app as unknown as Hono<{ Bindings: Env }>;
 }

@@ -1,23 +1,29 @@
 import { Hono, type Context } from "hono";
 import { harnessFromMessage, type ToolContext } from "../mcp/context";
 import { serveMcp, type McpServeOptions } from "../mcp/handler";
-import { jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
+import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
 import { refuseBatches } from "./middleware/batch";
-import { bodySizeLimit, MAX_BODY_BYTES } from "./middleware/body-size";
+import { bodyLimit } from "./middleware/body-limit";
 import { bomCrTolerance } from "./middleware/bom-cr";
 import { mcpCors } from "./middleware/cors";
 import { jsonBody } from "./middleware/json-body";
 import { originHostGuard } from "./middleware/origin-host";
+import { utf8Body } from "./middleware/utf8-body";
 import type { AppEnv } from "./types";
+
+/** The largest /mcp body accepted: far above any legal call (a 8192-cell retract is ~60 KB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface McpRouteOptions extends McpServeOptions {
   maxBodyBytes?: number;
+  /** How long a request body may take to arrive (default 30 s). */
+  bodyTimeoutMs?: number;
 }
 
 /**
  * `/mcp` (SPEC §7): streamable HTTP, stateless, both protocol eras on one endpoint. The edge
  * checks run in order, each refusing with its own status and JSON-RPC code before the next:
- * CORS (and preflight) → Origin/Host → body size → BOM/CR → JSON → one message (no batch).
+ * CORS (and preflight) → Origin/Host → body limit → UTF-8 → BOM/CR → JSON → one message (no batch).
  */
 export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -27,7 +33,12 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
   app.on(["GET", "DELETE", "PUT", "PATCH"], "/mcp", () =>
     jsonRpcErrorResponse(405, SERVER_ERROR, "Method not allowed: this server is stateless; POST one JSON-RPC message to /mcp", { Allow: "POST, OPTIONS" }),
   );
-  app.post("/mcp", bodySizeLimit(options.maxBodyBytes ?? MAX_BODY_BYTES), bomCrTolerance, jsonBody, refuseBatches, async (c) => {
+  const limit = bodyLimit({
+    maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    timeoutMs: options.bodyTimeoutMs,
+    refuse: (status, message) => jsonRpcErrorResponse(status, status === 413 ? INVALID_REQUEST : SERVER_ERROR, `Request refused: ${message}`),
+  });
+  app.post("/mcp", limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, async (c) => {
     const message = c.get("message");
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
     const waitUntil = executionWaitUntil(c);

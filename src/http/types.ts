@@ -1,8 +1,10 @@
 import type { Env } from "../env";
 
-/** Values the /mcp edge middleware hands down the chain. */
+/** Values the edge middleware hands down the chain. */
 export interface McpVariables {
-  /** The request body as UTF-8 text, read once under the size limit. */
+  /** The request body as received, read once under the size limit (`bodyLimit`). */
+  bodyBytes: Uint8Array;
+  /** The /mcp request body as UTF-8 text. */
   bodyText: string;
   /** The body parsed as JSON, before its shape is checked. */
   parsedBody: unknown;

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { MAX_BODY_BYTES } from "../../src/http/middleware/body-size";
+import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
 import { legacyRequest, messageOf } from "../e2e/harness/mcp-wire";
 
 const URL_MCP = "http://localhost:8787/mcp";
