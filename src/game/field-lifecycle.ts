@@ -27,6 +27,8 @@ export async function create(f: FieldContext, args: CreateArgs): Promise<Outcome
   if (f.store.getMeta<string>("game_id") !== undefined) return fail("bad_input", `game ${args.gameId} already exists`);
   const now = Date.now();
   f.ctx.storage.transactionSync(() => {
+    // The tables come into being with the game (reads of unknown game_ids store nothing).
+    f.store.migrate();
     f.store.setMeta("game_id", args.gameId);
     f.store.setMeta("params", args.params);
     f.store.setMeta("rules", args.rules);
@@ -144,7 +146,7 @@ async function expireIfIdle(f: FieldContext): Promise<boolean> {
   if (Date.now() < expiresAt) return false;
   const gameId = f.store.getMeta<string>("game_id");
   await f.ctx.storage.deleteAll();
-  f.store.migrate();
+  f.store.forget();
   forgetMemory(f);
   if (gameId) await forgetGame(f.env, gameId);
   return true;

@@ -5,7 +5,7 @@ import { FieldContext, type CommitListener } from "./field-context";
 import { growWhenDue } from "./field-growth";
 import { create, runAlarm } from "./field-lifecycle";
 import * as reads from "./field-reads";
-import { safeRestore } from "./field-restore";
+import { openStorage, safeRestore } from "./field-restore";
 import { FieldStore } from "./field-store";
 import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
@@ -48,7 +48,7 @@ export class FieldObject extends DurableObject<Env> {
     this.subscribe(() => growWhenDue(this.context));
     this.subscribe((event) => this.live.onCommitted(event));
     ctx.blockConcurrencyWhile(async () => {
-      this.context.store.migrate();
+      await openStorage(this.context);
       safeRestore(this.context);
     });
   }

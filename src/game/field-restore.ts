@@ -5,6 +5,19 @@ import { rebuildReferee, type RefereeBase } from "./replay";
 import { storedStatus } from "./status-gate";
 
 /**
+ * Opens the object's storage on wake, storing nothing for a game_id that was never created. An
+ * object with tables but no game is a stray left by earlier versions (their constructor created
+ * the tables for any game_id asked about): its storage is deleted, so it stops existing.
+ */
+export async function openStorage(f: FieldContext): Promise<void> {
+  if (!f.store.open()) return;
+  if (f.store.getMeta<string>("game_id") !== undefined) return;
+  console.log("deleting the storage of a field object that holds no game");
+  await f.ctx.storage.deleteAll();
+  f.store.forget();
+}
+
+/**
  * Restore without ever throwing out of the constructor (which would reset the object on every
  * request): a field whose log cannot be replayed stays unloaded and answers `failed`.
  */

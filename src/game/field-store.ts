@@ -17,6 +17,10 @@ import type { WriteInput } from "../referee/types";
  * - `agents`  seated agents and the SHA-256 of the `agent_secret` a proof join handed out.
  * - `snapshots` the newest referee snapshot (its JSON as UTF-8, in parts of at most 1 MB) and the
  *             revision it was taken at; on wake only the writes after it are replayed.
+ *
+ * The tables are created by `create` (`migrate`), never by a read: an object asked about a
+ * game_id that was never created stores nothing (no phantom objects, SPEC §12). Until then the
+ * reads answer as for an empty field (no meta, no events, no agents).
  */
 
 /** A stored write: what the referee is fed on replay. `close` is the end-of-day write. */
@@ -37,8 +41,27 @@ const SOLUTION_CHUNK = 1 << 20;
 const SNAPSHOT_PART = 1 << 20;
 
 export class FieldStore {
+  /** Whether this object's tables exist (it was created and not deleted since). */
+  private ready = false;
+
   constructor(private readonly sql: SqlStorage) {}
 
+  /**
+   * Opens what is stored, writing nothing for an object that never stored anything: true when
+   * the tables exist (tables a newer version added are then created too), false otherwise.
+   */
+  open(): boolean {
+    const exists = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    if (exists) this.migrate();
+    return exists;
+  }
+
+  /** The storage was deleted (`deleteAll`): no tables until the next `migrate`. */
+  forget(): void {
+    this.ready = false;
+  }
+
+  /** Creates the tables (the field is being created). */
   migrate(): void {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS tiles (
@@ -56,11 +79,13 @@ export class FieldStore {
       rev INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (rev, part))`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS agents (
       agent TEXT PRIMARY KEY, machine TEXT NOT NULL, secret_hash TEXT, joined_at INTEGER NOT NULL)`);
+    this.ready = true;
   }
 
   // ---- meta ---------------------------------------------------------------------------------
 
   getMeta<T>(key: string): T | undefined {
+    if (!this.ready) return undefined;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
@@ -91,6 +116,7 @@ export class FieldStore {
 
   /** Every tile's published hash in id order ("" for a tile stored without one). */
   tileHashes(): string[] {
+    if (!this.ready) return [];
     return this.sql.exec<{ hash: string | null }>("SELECT hash FROM tiles ORDER BY id").toArray().map((r) => r.hash ?? "");
   }
 
@@ -136,6 +162,7 @@ export class FieldStore {
 
   /** Public events with `rev > afterRev`, oldest first: at most `limit`, and about `maxBytes` of JSON (at least one). */
   events(afterRev: number, limit: number, maxBytes = 4 << 20): Array<Record<string, unknown>> {
+    if (!this.ready) return [];
     const out: Array<Record<string, unknown>> = [];
     let bytes = 0;
     for (const r of this.sql.exec<{ event: string }>("SELECT event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
@@ -148,6 +175,7 @@ export class FieldStore {
 
   /** The stored JSON text of public events with `rev > afterRev`, oldest first (as `events`, without parsing). */
   eventTexts(afterRev: number, limit: number, maxBytes = 4 << 20): Array<{ rev: number; text: string }> {
+    if (!this.ready) return [];
     const out: Array<{ rev: number; text: string }> = [];
     let bytes = 0;
     for (const r of this.sql.exec<{ rev: number; event: string }>("SELECT rev, event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
@@ -159,6 +187,7 @@ export class FieldStore {
   }
 
   head(): { hash: string; rev: number } | undefined {
+    if (!this.ready) return undefined;
     return this.sql.exec<{ hash: string; rev: number }>("SELECT hash, rev FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
   }
 
@@ -205,6 +234,7 @@ export class FieldStore {
 
   /** undefined: no such agent; null: seated without a secret (bearer join). */
   secretHash(agent: string): string | null | undefined {
+    if (!this.ready) return undefined;
     const r = this.sql.exec<{ secret_hash: string | null }>("SELECT secret_hash FROM agents WHERE agent = ?", agent).toArray()[0];
     return r ? r.secret_hash : undefined;
   }
@@ -215,6 +245,7 @@ export class FieldStore {
   }
 
   agentCount(): number {
+    if (!this.ready) return 0;
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM agents").one().n;
   }
 }
