@@ -113,9 +113,9 @@ describe("play tools over /mcp", () => {
     const stub = env.FIELDS.getByName(gameId);
     await waitPlaying(stub);
     const dev = { vars: { MOSAIC_DEV: "1" } };
-    const seat = (await call("join", { game_id: gameId, session: "intents" }, dev)).structuredContent as { agent: string; agent_secret: string; seed_tile: { id: number }; revision: number };
+    const seat = (await call("join", { game_id: gameId, session: "intents" }, dev)).structuredContent as { agent: string; agent_secret: string; seed_tile: number; revision: number };
     const write = (intent: string, rev: number) =>
-      call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: rev, tile: seat.seed_tile.id, intent, agent_secret: seat.agent_secret }, dev);
+      call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: rev, tile: seat.seed_tile, intent, agent_secret: seat.agent_secret }, dev);
     // 161 characters once normalised: refused, nothing stored.
     expect(code(await write(`x${"\n".repeat(159)}y`, seat.revision))).toBe("too_large");
     // Longer raw, 160 characters once normalised and trimmed: accepted, stored as one line.
