@@ -41,8 +41,8 @@ const SOLUTION_CHUNK = 1 << 20;
 const SNAPSHOT_PART = 1 << 20;
 
 export class FieldStore {
-  /** Whether this object's tables exist (it was created and not deleted since). */
-  private ready = false;
+  /** Whether this object's tables exist (it was created and not deleted since); null: not looked yet. */
+  private ready: boolean | null = null;
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -51,9 +51,16 @@ export class FieldStore {
    * the tables exist (tables a newer version added are then created too), false otherwise.
    */
   open(): boolean {
-    const exists = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    this.ready = null;
+    const exists = this.hasTables();
     if (exists) this.migrate();
     return exists;
+  }
+
+  /** Looks once (a read of `sqlite_master`, which stores nothing). */
+  private hasTables(): boolean {
+    this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    return this.ready;
   }
 
   /** The storage was deleted (`deleteAll`): no tables until the next `migrate`. */
@@ -85,7 +92,7 @@ export class FieldStore {
   // ---- meta ---------------------------------------------------------------------------------
 
   getMeta<T>(key: string): T | undefined {
-    if (!this.ready) return undefined;
+    if (!this.hasTables()) return undefined;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
@@ -116,7 +123,7 @@ export class FieldStore {
 
   /** Every tile's published hash in id order ("" for a tile stored without one). */
   tileHashes(): string[] {
-    if (!this.ready) return [];
+    if (!this.hasTables()) return [];
     return this.sql.exec<{ hash: string | null }>("SELECT hash FROM tiles ORDER BY id").toArray().map((r) => r.hash ?? "");
   }
 
@@ -162,7 +169,7 @@ export class FieldStore {
 
   /** Public events with `rev > afterRev`, oldest first: at most `limit`, and about `maxBytes` of JSON (at least one). */
   events(afterRev: number, limit: number, maxBytes = 4 << 20): Array<Record<string, unknown>> {
-    if (!this.ready) return [];
+    if (!this.hasTables()) return [];
     const out: Array<Record<string, unknown>> = [];
     let bytes = 0;
     for (const r of this.sql.exec<{ event: string }>("SELECT event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
@@ -175,7 +182,7 @@ export class FieldStore {
 
   /** The stored JSON text of public events with `rev > afterRev`, oldest first (as `events`, without parsing). */
   eventTexts(afterRev: number, limit: number, maxBytes = 4 << 20): Array<{ rev: number; text: string }> {
-    if (!this.ready) return [];
+    if (!this.hasTables()) return [];
     const out: Array<{ rev: number; text: string }> = [];
     let bytes = 0;
     for (const r of this.sql.exec<{ rev: number; event: string }>("SELECT rev, event FROM events WHERE rev > ? ORDER BY seq LIMIT ?", afterRev, limit)) {
@@ -187,7 +194,7 @@ export class FieldStore {
   }
 
   head(): { hash: string; rev: number } | undefined {
-    if (!this.ready) return undefined;
+    if (!this.hasTables()) return undefined;
     return this.sql.exec<{ hash: string; rev: number }>("SELECT hash, rev FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
   }
 
@@ -234,7 +241,7 @@ export class FieldStore {
 
   /** undefined: no such agent; null: seated without a secret (bearer join). */
   secretHash(agent: string): string | null | undefined {
-    if (!this.ready) return undefined;
+    if (!this.hasTables()) return undefined;
     const r = this.sql.exec<{ secret_hash: string | null }>("SELECT secret_hash FROM agents WHERE agent = ?", agent).toArray()[0];
     return r ? r.secret_hash : undefined;
   }
@@ -245,7 +252,7 @@ export class FieldStore {
   }
 
   agentCount(): number {
-    if (!this.ready) return 0;
+    if (!this.hasTables()) return 0;
     return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM agents").one().n;
   }
 }
