@@ -2,7 +2,9 @@
  * Wake-up cost of a field's referee (in process, no Workers runtime): rebuilding it by replaying
  * every stored write (the baseline, as before snapshots) against restoring the newest snapshot and
  * replaying only the writes after it (at most SNAPSHOT_EVERY − 1; the worst case is measured).
- * Also the cost of taking a snapshot on the write path and its stored size.
+ * Also the cost of taking a snapshot and its stored size, and what snapshots do to the latency of
+ * writes: taken inside every 128th write (as before) against taken in bounded steps between
+ * writes after the answer (as now), over the same day of writes in the same run.
  *
  *   npx tsx scripts/bench/referee-restore.ts                 # 12×12 chunks of 80 (G = 960), 150 rounds
  *   npx tsx scripts/bench/referee-restore.ts --chunks 4 --rounds 40
@@ -109,5 +111,82 @@ console.log(`  referee construction (fresh, no play): ${both(construct)}`);
 console.log(`  BEFORE  full replay of ${log.length} writes: ${both(full)}`);
 console.log(`  AFTER   restore the snapshot + replay the ${log.length - cut} writes after it (worst case): ${both(wake)}  (${(full.cpu / wake.cpu).toFixed(1)}× less CPU)`);
 console.log(`          of which UTF-8 + JSON.parse: ${both(decode)}; decode + Referee.restore: ${both(restore)}`);
-console.log(`  taking a snapshot (snapshot() + JSON + UTF-8) on the write path, every ${EVERY} events: ${both(take)}`);
+console.log(`  taking a snapshot in one go (snapshot() + JSON + UTF-8), as the write path did every ${EVERY} events: ${both(take)}`);
 console.log(`  snapshot size: ${(bytes.length / 1024).toFixed(0)} KiB (${Math.ceil(bytes.length / (1 << 20))} row(s) of ≤ 1 MiB)`);
+
+// The same snapshot in steps, as the object now takes it after the answer.
+const stepped = timed(() => {
+  const started = now();
+  const taking = atCut.snapshotInSteps();
+  const capture = now() - started;
+  const steps: number[] = [];
+  let r = taking.steps.next();
+  for (;;) {
+    if (r.done) break;
+    const s0 = now();
+    r = taking.steps.next();
+    steps.push(now() - s0);
+  }
+  const e0 = now();
+  const encoded = new TextEncoder().encode(JSON.stringify(r.value));
+  steps.push(now() - e0);
+  return { capture, steps, encoded };
+});
+if (new TextDecoder().decode(stepped.out.encoded) !== new TextDecoder().decode(bytes)) throw new Error("the stepped snapshot differs from the one taken in one go");
+const maxStep = Math.max(stepped.out.capture, ...stepped.out.steps);
+console.log(
+  `  taking it in steps after the answer: ${stepped.out.steps.length + 1} steps, capture ${stepped.out.capture.toFixed(1)} ms, ` +
+    `longest step ${maxStep.toFixed(1)} ms (the most a queued write waits), all steps ${both(stepped)}`,
+);
+
+/**
+ * Write latency over the whole day, replayed into a fresh referee, as a client sending its next
+ * write as soon as the previous is answered sees it in the object (one thread): BEFORE, the write
+ * that crosses each 128 events also takes the snapshot; AFTER, the snapshot is captured and
+ * encoded one step per turn between writes, so a write waits at most for the step in progress.
+ */
+function writeLatencies(mode: "inline" | "stepped"): number[] {
+  const ref = new Referee(init);
+  const out: number[] = [];
+  let lastSnap = 0;
+  let pending: Generator<void, RefereeSnapshot, void> | null = null;
+  let pendingEncode: RefereeSnapshot | null = null;
+  let startDue = false;
+  for (const [input, at] of log) {
+    // CPU time, not wall time: on a shared machine other processes inflate wall time at random.
+    const c = process.cpuUsage();
+    // The turn before this write arrives: one step of a snapshot in progress, if any.
+    if (startDue) {
+      const taking = ref.snapshotInSteps();
+      lastSnap = taking.revision;
+      pending = taking.steps;
+      startDue = false;
+    } else if (pending) {
+      const r = pending.next();
+      if (r.done) {
+        pending = null;
+        pendingEncode = r.value;
+      }
+    } else if (pendingEncode) {
+      new TextEncoder().encode(JSON.stringify(pendingEncode));
+      pendingEncode = null;
+    }
+    ref.apply(input, at);
+    if (mode === "inline" && ref.revision - lastSnap >= EVERY) {
+      new TextEncoder().encode(JSON.stringify(ref.snapshot()));
+      lastSnap = ref.revision;
+    }
+    out.push(cpu(c));
+    if (mode === "stepped" && !pending && !pendingEncode && ref.revision - lastSnap >= EVERY) startDue = true;
+  }
+  return out;
+}
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const lat = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+// Warm both paths up first (JIT), then measure each mode on the same day.
+writeLatencies("stepped");
+const inline = writeLatencies("inline");
+const steppedLat = writeLatencies("stepped");
+console.log(`  write latency over the ${log.length} writes, CPU time (referee + the snapshot work a write waits for):`);
+console.log(`    BEFORE snapshot inside every ${EVERY}th write: ${lat(inline)}`);
+console.log(`    AFTER  snapshot in steps between writes:      ${lat(steppedLat)}  (p99 ${(pct(inline, 99) / pct(steppedLat, 99)).toFixed(1)}×, max ${(Math.max(...inline) / Math.max(...steppedLat)).toFixed(1)}× lower)`);

@@ -35,6 +35,8 @@ export class FieldContext {
   hashesText: { count: number; text: string } | null = null;
   /** Revision of the newest stored referee snapshot (0: none). */
   snapshotRev = 0;
+  /** The snapshot being taken in the background, if any (field-snapshots.ts). */
+  snapshotting: Promise<void> | null = null;
   /** Why the stored log could not be restored, when it could not. */
   loadError: string | null = null;
   /** Generation progress, for `observe` while generating. */

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import type { ObserveQuery } from "../referee/types";
 import { FieldContext, type CommitListener } from "./field-context";
 import { growWhenDue } from "./field-growth";
+import { snapshotWhenDue } from "./field-snapshots";
 import { create, runAlarm } from "./field-lifecycle";
 import * as reads from "./field-reads";
 import { openStorage, safeRestore } from "./field-restore";
@@ -31,6 +32,7 @@ export { EXPIRY_MS } from "./field-lifecycle";
  * - `field-reads` — observe, status, manifest, events, the registry row;
  * - `public-reads` — the public API's reads as JSON text with ETags;
  * - `field-restore` — rebuilding memory from storage on wake and after a failed write;
+ * - `field-snapshots` — referee snapshots, taken in the background after the answers;
  * - `status-gate` — what may proceed in which status.
  *
  * Duties that react to the log (growth scheduling, the live feed, …) subscribe to
@@ -47,6 +49,7 @@ export class FieldObject extends DurableObject<Env> {
     this.live = new LiveDuties(this.context);
     this.subscribe(() => growWhenDue(this.context));
     this.subscribe((event) => this.live.onCommitted(event));
+    this.subscribe(() => snapshotWhenDue(this.context));
     ctx.blockConcurrencyWhile(async () => {
       await openStorage(this.context);
       safeRestore(this.context);

@@ -4,8 +4,9 @@ import { applyLogged } from "../referee/logged-input";
 import type { StoredInput } from "./field-store";
 
 /**
- * A snapshot of the referee is stored with every this many events, so a wake-up replays fewer
- * than this many writes after restoring it (docs/game.md has the measured costs behind the choice).
+ * A snapshot of the referee is taken (in the background, after the answer: field-snapshots.ts)
+ * once this many events have been stored since the last one, so a wake-up replays about this many
+ * writes at most after restoring it (docs/game.md has the measured costs behind the choice).
  */
 export const SNAPSHOT_EVERY = 128;
 

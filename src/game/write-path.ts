@@ -4,7 +4,6 @@ import type { FieldContext } from "./field-context";
 import type { StoredInput } from "./field-store";
 import { fail, type Outcome } from "./field-types";
 import { safeRestore } from "./field-restore";
-import { SNAPSHOT_EVERY } from "./replay";
 
 /**
  * The write path: judge → chain → store, synchronously (SPEC §4.9, §13). Nothing awaits between
@@ -61,36 +60,20 @@ export interface EventCommit {
 }
 
 /**
- * Chains `event` onto the log and stores it (with its input, the seat, `alsoStore` and, every
- * SNAPSHOT_EVERY events, a referee snapshot) in one transaction; then moves the head and tells
- * the commit listeners. The referee has already applied the event.
+ * Chains `event` onto the log and stores it (with its input, the seat and `alsoStore`) in one
+ * transaction; then moves the head and tells the commit listeners (among them the snapshots,
+ * which are taken after the answer: field-snapshots.ts). The referee has already applied the event.
  */
 export function commitEvent(f: FieldContext, c: EventCommit): void {
   const chained = chainEvent(f.head.hash, c.event);
-  const snapshot = c.event.rev - f.snapshotRev >= SNAPSHOT_EVERY ? encodeSnapshot(f) : null;
   f.ctx.storage.transactionSync(() => {
     f.store.appendEvent({ rev: c.event.rev, at: c.at, input: c.input, event: chained.event, hash: chained.hash });
     if (c.seat) f.store.upsertAgent(c.seat.agent, c.seat.machine, c.seat.secretHash, c.at);
     c.alsoStore?.();
-    if (snapshot) f.store.saveSnapshot(c.event.rev, snapshot);
   });
   f.head = { hash: chained.hash, rev: c.event.rev };
-  if (snapshot) f.snapshotRev = c.event.rev;
   c.remember?.();
   f.emitCommitted(chained.event);
-}
-
-/**
- * The referee's state after the write being stored, as the bytes of a snapshot. A snapshot is
- * only a shortcut for the next wake-up: if it cannot be built, the write is stored without one.
- */
-function encodeSnapshot(f: FieldContext): Uint8Array | null {
-  try {
-    return new TextEncoder().encode(JSON.stringify(f.referee!.snapshot()));
-  } catch (err) {
-    console.error("referee snapshot failed; the write is stored without one", err);
-    return null;
-  }
 }
 
 /** After a failure mid-write: memory is rebuilt from storage and the caller told nothing changed. */

@@ -1,7 +1,7 @@
 import { CoverageIndex } from "../engine/geometry";
 import type { Field, Tile } from "../engine/types";
 import type { ForcingOracle } from "./forcing";
-import { packInts, unpackInto } from "./pack";
+import { unpackInto } from "./pack";
 import { sortedHas } from "./sorted";
 import { SpatialIndex } from "./spatial";
 
@@ -129,24 +129,6 @@ export class Board {
     });
     for (const t of touchedOld) this.neighbourCache[t] = undefined;
     return [...touchedOld].sort((a, b) => a - b);
-  }
-
-  snapshot(): BoardSnapshot {
-    return {
-      tiles: this.tiles.length,
-      status: packInts(this.status),
-      solver: packInts(this.solver),
-      revealer: packInts(this.revealer),
-      changedAt: packInts(this.changedAt),
-      statusAt: packInts(this.statusAt),
-      unknown: packInts(this.unknown),
-      known: packInts(this.known),
-      origin: packInts(this.origin),
-      givenShown: packInts(this.givenShown),
-      cellAt: packInts(this.cellAt),
-      solvedOrder: [...this.solvedOrder],
-      knownCount: this.knownCount,
-    };
   }
 
   /**

@@ -1,4 +1,48 @@
+import { STEP_ENTRIES } from "./pack";
+import type { Machine } from "./seats";
 import type { RefereeState } from "./state";
+
+/**
+ * What the digest covers, as plain data: taken from the live state (`digestView`), or from a
+ * snapshot's capture (so a snapshot encoded in steps carries the digest of the state it captured).
+ */
+export interface DigestView {
+  status: string;
+  revision: number;
+  grown: number;
+  closed: boolean;
+  solution: ArrayLike<number>;
+  /** status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder. */
+  boardArrays: Array<ArrayLike<number>>;
+  agents: Array<{ id: string; seed: number | null; reward: number; solved: number }>;
+  machines: Array<{ id: string; sessions: string[]; counters: number[]; health: number[] }>;
+  groups: number[];
+}
+
+/** The live state's view (no copies). */
+export function digestView(state: RefereeState, closed: boolean): DigestView {
+  const { board, seats, groups } = state;
+  return {
+    status: state.status,
+    revision: state.revision,
+    grown: state.grown,
+    closed,
+    solution: board.solution,
+    boardArrays: boardDigestArrays(board),
+    agents: seats.agents,
+    machines: seats.machines.map((m) => ({ id: m.id, sessions: m.sessions, counters: machineCounters(m), health: m.health.digestParts() })),
+    groups: groups.digestParts(),
+  };
+}
+
+/** The board arrays the digest covers, in its order. */
+export function boardDigestArrays(board: RefereeState["board"]): Array<ArrayLike<number>> {
+  return [board.status, board.solver, board.revealer, board.changedAt, board.statusAt, board.unknown, board.known, board.origin, board.givenShown, board.cellAt, board.solvedOrder];
+}
+
+export function machineCounters(m: Omit<Machine, "health">): number[] {
+  return [m.accepted, m.forced, m.guesses, m.wrong, m.rejectedGuesses, m.retractions, m.reward, m.solved];
+}
 
 /**
  * FNV-1a style hashing (two 32-bit lanes; bytes for numbers and strings, whole words with an
@@ -6,38 +50,40 @@ import type { RefereeState } from "./state";
  * write changed nothing and that a replay rebuilt the same state.
  */
 export function digestState(state: RefereeState, closed: boolean): string {
+  return runSteps(digestSteps(digestView(state, closed)));
+}
+
+/** The digest in bounded steps: long arrays are hashed STEP_ENTRIES entries at a time. */
+export function* digestSteps(v: DigestView): Generator<void, string, void> {
   const h = new Hasher();
-  const { board, seats, groups } = state;
-  h.str(state.status);
-  h.num(state.revision);
-  h.num(state.grown);
-  h.arr(board.solution);
-  h.num(closed ? 1 : 0);
-  h.arr(board.status);
-  h.arr(board.solver);
-  h.arr(board.revealer);
-  h.arr(board.changedAt);
-  h.arr(board.statusAt);
-  h.arr(board.unknown);
-  h.arr(board.known);
-  h.arr(board.origin);
-  h.arr(board.givenShown);
-  h.arr(board.cellAt);
-  h.arr(board.solvedOrder);
-  for (const a of seats.agents) {
+  h.str(v.status);
+  h.num(v.revision);
+  h.num(v.grown);
+  yield* h.arrSteps(v.solution);
+  h.num(v.closed ? 1 : 0);
+  for (const xs of v.boardArrays) yield* h.arrSteps(xs);
+  for (const a of v.agents) {
     h.str(a.id);
     h.num(a.seed ?? -1);
     h.num(a.reward);
     h.num(a.solved);
   }
-  for (const m of seats.machines) {
+  for (const m of v.machines) {
     h.str(m.id);
     h.str(m.sessions.join(","));
-    h.arr([m.accepted, m.forced, m.guesses, m.wrong, m.rejectedGuesses, m.retractions, m.reward, m.solved]);
-    h.arr(m.health.digestParts());
+    h.arr(m.counters);
+    h.arr(m.health);
   }
-  h.arr(groups.digestParts());
+  h.arr(v.groups);
   return h.hex();
+}
+
+/** Runs a stepped computation to its end. */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }
 
 class Hasher {
@@ -68,9 +114,22 @@ class Hasher {
   /** Arrays (one entry per cell on large fields) are hashed a word per entry, not byte by byte. */
   arr(xs: ArrayLike<number>): void {
     this.num(xs.length);
+    this.range(xs, 0, xs.length);
+  }
+
+  /** `arr` in steps of STEP_ENTRIES entries; the same hash. */
+  *arrSteps(xs: ArrayLike<number>): Generator<void, void, void> {
+    this.num(xs.length);
+    for (let i = 0; i < xs.length; i += STEP_ENTRIES) {
+      this.range(xs, i, Math.min(xs.length, i + STEP_ENTRIES));
+      yield;
+    }
+  }
+
+  private range(xs: ArrayLike<number>, from: number, to: number): void {
     let a = this.a;
     let b = this.b;
-    for (let i = 0; i < xs.length; i++) {
+    for (let i = from; i < to; i++) {
       const w = xs[i] | 0;
       a = Math.imul(a ^ w, 0x01000193);
       a ^= a >>> 15;

@@ -50,6 +50,9 @@ export interface HealthSnapshot {
   diedRev: number | null;
 }
 
+/** A machine's health copied at one moment, not yet packed (see `MachineHealth.capture`). */
+export type HealthCapture = Omit<HealthSnapshot, "ring" | "countedCorrect"> & { ring: Uint8Array; countedCorrect: number[] };
+
 export class MachineHealth {
   /** Ring buffer of the window: 1 = wrong. */
   private readonly ring = new Uint8Array(HEALTH_WINDOW);
@@ -130,18 +133,28 @@ export class MachineHealth {
     return [this.head, this.size, this.wrongInWindow, this.counted, this.wrongTotal, this.countedCorrect.size, this.diedAt ?? -1, this.diedRev ?? -1];
   }
 
-  snapshot(): HealthSnapshot {
+  /** A copy of the state, cheap to take (the counted cells unsorted); `encode` packs it later. */
+  capture(): HealthCapture {
     return {
-      ring: packInts(this.ring),
+      ring: this.ring.slice(),
       head: this.head,
       size: this.size,
       wrongInWindow: this.wrongInWindow,
       counted: this.counted,
       wrongTotal: this.wrongTotal,
-      countedCorrect: packSorted(this.countedCorrect),
+      countedCorrect: Array.from(this.countedCorrect),
       diedAt: this.diedAt,
       diedRev: this.diedRev,
     };
+  }
+
+  static encode(c: HealthCapture): HealthSnapshot {
+    return { ...c, ring: packInts(c.ring), countedCorrect: packSorted(c.countedCorrect) };
+  }
+
+  /** `digestParts` of a captured health. */
+  static digestPartsOf(c: HealthCapture): number[] {
+    return [c.head, c.size, c.wrongInWindow, c.counted, c.wrongTotal, c.countedCorrect.length, c.diedAt ?? -1, c.diedRev ?? -1];
   }
 
   static fromSnapshot(s: HealthSnapshot): MachineHealth {

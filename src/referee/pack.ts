@@ -6,17 +6,59 @@
  */
 
 export function packInts(values: ArrayLike<number>): string {
-  const tokens: string[] = [];
-  let i = 0;
-  while (i < values.length) {
-    const v = values[i];
-    let j = i + 1;
-    while (j < values.length && values[j] === v) j++;
-    const n = j - i;
-    tokens.push(n === 1 ? v.toString(36) : `${v.toString(36)}*${n.toString(36)}`);
-    i = j;
+  const packer = new RunPacker();
+  packer.push(values, 0, values.length);
+  return packer.finish();
+}
+
+/**
+ * `packInts` fed in pieces (a run may continue from one piece into the next), so that a long
+ * array can be packed in bounded steps; the result is exactly `packInts` of the whole.
+ */
+export class RunPacker {
+  private readonly tokens: string[] = [];
+  private value = 0;
+  private count = 0;
+
+  push(values: ArrayLike<number>, from: number, to: number): void {
+    let v = this.value;
+    let n = this.count;
+    for (let i = from; i < to; i++) {
+      const x = values[i];
+      if (n > 0 && x === v) {
+        n++;
+        continue;
+      }
+      if (n > 0) this.tokens.push(token(v, n));
+      v = x;
+      n = 1;
+    }
+    this.value = v;
+    this.count = n;
   }
-  return tokens.join(",");
+
+  finish(): string {
+    if (this.count > 0) this.tokens.push(token(this.value, this.count));
+    this.count = 0;
+    return this.tokens.join(",");
+  }
+}
+
+function token(v: number, n: number): string {
+  return n === 1 ? v.toString(36) : `${v.toString(36)}*${n.toString(36)}`;
+}
+
+/** Entries handled per step when packing or hashing long arrays in steps. */
+export const STEP_ENTRIES = 1 << 17;
+
+/** `packInts` of `values` in steps of STEP_ENTRIES entries (yields between steps). */
+export function* packSteps(values: ArrayLike<number>): Generator<void, string, void> {
+  const packer = new RunPacker();
+  for (let i = 0; i < values.length; i += STEP_ENTRIES) {
+    packer.push(values, i, Math.min(values.length, i + STEP_ENTRIES));
+    yield;
+  }
+  return packer.finish();
 }
 
 /** Decodes `packInts` text into `target`, which must have exactly the packed length. */

@@ -2,7 +2,7 @@ import type { Field } from "../engine/types";
 import { Board, HIDDEN, ORIGIN_GIVEN, STATUS_NAMES, type TileStatusName } from "./board";
 import { closedError } from "./access";
 import { commit } from "./commit";
-import { digestState } from "./digest";
+import { digestState, runSteps } from "./digest";
 import type { ForcingOracleFactory } from "./forcing";
 import { defaultForcing } from "./default-forcing";
 import { Groups } from "./groups";
@@ -15,6 +15,7 @@ import { publicTiles, type PublicTilesView } from "./public-view";
 import { reveal } from "./reveal";
 import { Seats } from "./seats";
 import { SNAPSHOT_FORMAT, type RefereeSnapshot } from "./snapshot";
+import { captureState, encodeCapture } from "./snapshot-steps";
 import type { FieldStatus, HandlerResult, RefereeState } from "./state";
 import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput, WriteResult } from "./types";
 import { bad, isRecord } from "./validate";
@@ -140,20 +141,18 @@ export class Referee {
 
   /** The whole play state as plain JSON data (see snapshot.ts). Call between writes. */
   snapshot(): RefereeSnapshot {
-    const { board, seats, groups } = this.state;
-    return {
-      format: SNAPSHOT_FORMAT,
-      gameId: this.state.gameId,
-      G: board.G,
-      revision: this.state.revision,
-      status: this.state.status,
-      grown: this.state.grown,
-      closeEvent: this.closeEvent && { ...this.closeEvent },
-      board: board.snapshot(),
-      ...seats.snapshot(),
-      groups: groups.snapshot(),
-      digest: this.stateDigest(),
-    };
+    return runSteps(this.snapshotInSteps().steps);
+  }
+
+  /**
+   * The same snapshot, taken in bounded steps so its cost can stay off the answers of writes: the
+   * state is captured now (a cheap copy; call between writes), and each `steps.next()` does a
+   * bounded part of the encoding. Writes applied between steps do not change the result: it is
+   * the state at `revision`. Done when `next()` returns the snapshot.
+   */
+  snapshotInSteps(): { revision: number; steps: Generator<void, RefereeSnapshot, void> } {
+    const capture = captureState(this.state, this.closeEvent);
+    return { revision: capture.revision, steps: encodeCapture(capture) };
   }
 
   /**

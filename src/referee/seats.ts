@@ -100,13 +100,6 @@ export class Seats {
     return agent;
   }
 
-  snapshot(): { agents: Agent[]; machines: MachineSnapshot[] } {
-    return {
-      agents: this.agents.map((a) => ({ ...a, tags: copyTags(a.tags) })),
-      machines: this.machines.map((m) => ({ ...m, sessions: [...m.sessions], agents: [...m.agents], health: m.health.snapshot() })),
-    };
-  }
-
   static fromSnapshot(s: { agents: Agent[]; machines: MachineSnapshot[] }): Seats {
     const seats = new Seats();
     s.machines.forEach((m, i) => {

@@ -1,4 +1,5 @@
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateRing, type FieldParams } from "../../src/engine";
 import type { Field } from "../../src/engine/types";
@@ -7,18 +8,19 @@ import { FieldStore } from "../../src/game/field-store";
 import { rebuildReferee, SNAPSHOT_EVERY } from "../../src/game/replay";
 import type { Referee } from "../../src/referee";
 import type { FieldRules } from "../../src/referee/types";
-import { createPlaying, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
+import { createPlaying, fieldApi, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
 
 /**
- * Restore from the newest referee snapshot plus the writes after it: the object stores a
- * snapshot every SNAPSHOT_EVERY events; after eviction the state, the log and every answer are
- * those of a full replay, and play continues. A damaged snapshot falls back to the full replay.
+ * Restore from the newest referee snapshot plus the writes after it: the object takes a snapshot
+ * in the background once SNAPSHOT_EVERY events were stored since the last one; after eviction the
+ * state, the log and every answer are those of a full replay, and play continues. A damaged
+ * snapshot falls back to the full replay.
  */
 
 const SCATTER = { kind: "scatter" as const, G: 40 };
 
 /** What the object keeps in memory that the tests look at (its private field context). */
-type Inside = { referee: Referee | null; snapshotRev: number };
+type Inside = { referee: Referee | null; snapshotRev: number; snapshotting: Promise<void> | null };
 const inside = (o: FieldObject): Inside => (o as unknown as { context: Inside }).context;
 
 async function view(stub: Stub, agents: string[]) {
@@ -71,8 +73,43 @@ async function fullReplayDigest(raw: RawStub): Promise<string> {
   });
 }
 
-const snapshotRevs = (raw: RawStub) =>
-  runInDurableObject(raw, (_o: FieldObject, state) => state.storage.sql.exec<{ rev: number; parts: number }>("SELECT DISTINCT rev, parts FROM snapshots").toArray());
+/** The stored snapshots' revisions, once the snapshot being taken in the background (if any) is stored. */
+async function snapshotRevs(raw: RawStub): Promise<Array<{ rev: number; parts: number }>> {
+  await runInDurableObject(raw, async (o: FieldObject) => {
+    await inside(o).snapshotting;
+  });
+  return runInDurableObject(raw, (_o: FieldObject, state) => state.storage.sql.exec<{ rev: number; parts: number }>("SELECT DISTINCT rev, parts FROM snapshots").toArray());
+}
+
+/** The one stored snapshot's revision, which must lie in [from, to]. */
+async function oneSnapshotIn(raw: RawStub, from: number, to: number): Promise<number> {
+  const revs = await snapshotRevs(raw);
+  expect(revs).toHaveLength(1);
+  expect(revs[0].parts).toBe(1);
+  expect(revs[0].rev).toBeGreaterThanOrEqual(from);
+  expect(revs[0].rev).toBeLessThanOrEqual(to);
+  return revs[0].rev;
+}
+
+/**
+ * The stored snapshot is exactly the state after its revision: restored, it has the digest of a
+ * referee rebuilt from the log's events up to that revision alone.
+ */
+async function snapshotIsStateAt(raw: RawStub): Promise<number> {
+  return runInDurableObject(raw, (_o: FieldObject, state) => {
+    const store = new FieldStore(state.storage.sql);
+    const snapshot = store.latestSnapshot()!;
+    const field = store.loadField(store.getMeta<number>("G")!);
+    const base = { gameId: store.getMeta<string>("game_id")!, seed: store.getMeta<string>("seed")!, rules: store.getMeta<FieldRules>("rules")! };
+    const upTo = (rev: number) => [...store.inputs(rev)].filter((i) => i.rev <= snapshot.rev);
+    const viaSnapshot = rebuildReferee(field, store.getMeta<number>("initial_tiles")!, base, snapshot, () => []);
+    const viaLog = rebuildReferee(field, store.getMeta<number>("initial_tiles")!, base, undefined, upTo);
+    expect(viaSnapshot.fromSnapshot).toBe(snapshot.rev);
+    expect(viaSnapshot.referee.revision).toBe(snapshot.rev);
+    expect(viaSnapshot.referee.stateDigest()).toBe(viaLog.referee.stateDigest());
+    return snapshot.rev;
+  });
+}
 
 describe("field object: referee snapshots", () => {
   it("restores from the newest snapshot plus the later writes, identical to a full replay, and plays on", async () => {
@@ -83,8 +120,9 @@ describe("field object: referee snapshots", () => {
     const target = 2 * SNAPSHOT_EVERY + 37;
     await playCells(stub, field, players, target);
     expect(players.revision).toBe(target);
-    // One snapshot kept, the newest, taken in the same transaction as its event.
-    expect(await snapshotRevs(raw)).toEqual([{ rev: 2 * SNAPSHOT_EVERY, parts: 1 }]);
+    // One snapshot kept, the newest, taken after the answer once 2 × SNAPSHOT_EVERY events were stored.
+    const snapRev = await oneSnapshotIn(raw, 2 * SNAPSHOT_EVERY, target);
+    expect(await snapshotIsStateAt(raw)).toBe(snapRev);
 
     const before = await view(stub, players.agents);
     const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
@@ -92,7 +130,7 @@ describe("field object: referee snapshots", () => {
     expect(await view(stub, players.agents)).toEqual(before);
     const restored = await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }));
     // It came back through the snapshot, and equals both the state before and a full replay.
-    expect(restored).toEqual({ digest, snapshotRev: 2 * SNAPSHOT_EVERY });
+    expect(restored).toEqual({ digest, snapshotRev: snapRev });
     expect(await fullReplayDigest(raw)).toBe(digest);
 
     // Play on to the end across another eviction; the log stays one contiguous chain.
@@ -124,7 +162,8 @@ describe("field object: referee snapshots", () => {
 
     players.revision = ok(await stub.manifest()).log_head.rev;
     await playCells(stub, whole, players, SNAPSHOT_EVERY + 11);
-    expect(await snapshotRevs(raw)).toEqual([{ rev: SNAPSHOT_EVERY, parts: 1 }]);
+    const snapRev = await oneSnapshotIn(raw, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 11);
+    expect(await snapshotIsStateAt(raw)).toBe(snapRev);
     expect(await grown()).toBe(1);
     const before = await view(stub, players.agents);
     const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
@@ -132,8 +171,115 @@ describe("field object: referee snapshots", () => {
     expect(await view(stub, players.agents)).toEqual(before);
     expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({
       digest,
-      snapshotRev: SNAPSHOT_EVERY,
+      snapshotRev: snapRev,
     });
+    expect(await fullReplayDigest(raw)).toBe(digest);
+  });
+
+  it("a snapshot taken while writes keep arriving is the state at its revision, and restores", async () => {
+    const { stub, raw, field } = await createPlaying(SCATTER, 40);
+    const players = new ScriptedPlayers(stub, field);
+    for (let i = 0; i < 3; i++) await players.join();
+    await playCells(stub, field, players, SNAPSHOT_EVERY - 25);
+    expect(await snapshotRevs(raw)).toEqual([]);
+    // Every agent's frontier tiles revealed; then their open cells, each cell once.
+    const frontiers = new Map<string, number[]>();
+    for (const agent of players.agents) {
+      const frontier = (ok(await stub.observe({ agent })).observation as { frontier: number[] }).frontier;
+      frontiers.set(agent, frontier);
+      for (const tile of frontier) {
+        if (ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile, intent: "open" }, machineId: agent.split("/")[0] })).changed) players.revision++;
+      }
+    }
+    const open: Array<{ agent: string; cell: number }> = [];
+    const taken = new Set<number>();
+    for (const [agent, frontier] of frontiers) {
+      for (const tile of frontier) {
+        const o = ok(await stub.observe({ rect: [field.tiles[tile].x0, field.tiles[tile].y0, field.tiles[tile].w, field.tiles[tile].h] })).observation as { known: { gaps: number[] } };
+        const known = new Set<number>();
+        o.known.gaps.reduce((id, gap) => (known.add(id + gap), id + gap), 0);
+        for (const cell of field.tiles[tile].cellIds) {
+          if (known.has(cell) || taken.has(cell)) continue;
+          taken.add(cell);
+          open.push({ agent, cell });
+        }
+      }
+    }
+    expect(open.length).toBeGreaterThanOrEqual(30);
+    const base = ok(await stub.manifest()).log_head.rev;
+    expect(base).toBeLessThan(SNAPSHOT_EVERY);
+    expect(base + 30).toBeGreaterThan(SNAPSHOT_EVERY + 5);
+    // Thirty one-cell commits in waves of three at once, all from the same revision (scoped
+    // conflicts: none conflict), crossing SNAPSHOT_EVERY: the snapshot is taken and encoded while
+    // the later waves keep arriving.
+    const answers: Array<Awaited<ReturnType<Stub["write"]>>> = [];
+    for (let i = 0; i < 30; i += 3) {
+      const wave = open.slice(i, i + 3).map(({ agent, cell }) =>
+        stub.write({ input: { type: "commit", agent, expectedRevision: base, cells: [[cell, field.solution[cell] as 0 | 1]], intent: "burst" }, machineId: agent.split("/")[0] }),
+      );
+      answers.push(...(await Promise.all(wave)));
+    }
+    expect(answers.map((a) => Number(ok(a).revision)).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => base + 1 + i));
+    const snapRev = await oneSnapshotIn(raw, SNAPSHOT_EVERY, base + 30);
+    expect(await snapshotIsStateAt(raw)).toBe(snapRev);
+    const before = await view(stub, players.agents);
+    const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
+    await evictDurableObject(raw);
+    expect(await view(stub, players.agents)).toEqual(before);
+    expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({ digest, snapshotRev: snapRev });
+    expect(await fullReplayDigest(raw)).toBe(digest);
+  });
+
+  it("answers the write that makes a snapshot due before taking it; an object aborted meanwhile loses nothing", async () => {
+    const created = await createPlaying(SCATTER, 40);
+    const { field, gameId } = created;
+    const players = new ScriptedPlayers(created.stub, field);
+    await players.join();
+    await playCells(created.stub, field, players, SNAPSHOT_EVERY - 1);
+    // The 128th event, sent inside the object: when its answer arrives, the snapshot is due and
+    // under way, and nothing of it is stored yet.
+    const agent = players.agents[0];
+    const o = ok(await created.stub.observe({ agent })).observation as { frontier: number[] };
+    const tile = o.frontier.find((t) => field.tiles[t].cellIds.length > 0)!;
+    const known = ok(await created.stub.observe({ rect: [field.tiles[tile].x0, field.tiles[tile].y0, field.tiles[tile].w, field.tiles[tile].h] })).observation as { known: { gaps: number[] } };
+    const knownIds = new Set<number>();
+    known.known.gaps.reduce((id, gap) => (knownIds.add(id + gap), id + gap), 0);
+    const cell = field.tiles[tile].cellIds.find((c) => !knownIds.has(c))!;
+    const atAnswer = await runInDurableObject(created.raw, async (obj: FieldObject, state) => {
+      const answer = ok(await obj.write({ input: { type: "commit", agent, expectedRevision: players.revision, cells: [[cell, field.solution[cell] as 0 | 1]], intent: "due" }, machineId: agent.split("/")[0] }));
+      return {
+        revision: Number(answer.revision),
+        underWay: inside(obj).snapshotting !== null,
+        stored: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM snapshots").one().n,
+      };
+    });
+    expect(atAnswer).toEqual({ revision: SNAPSHOT_EVERY, underWay: true, stored: 0 });
+    // Aborted at once (the snapshot finished, half-way or not started): nothing is lost.
+    await abortAllDurableObjects();
+    const raw = env.FIELDS.getByName(gameId);
+    const stub = fieldApi(raw);
+    expect(ok(await stub.manifest()).log_head.rev).toBe(SNAPSHOT_EVERY);
+    const restored = await runInDurableObject(raw, (obj: FieldObject) => ({ digest: inside(obj).referee!.stateDigest(), snapshotRev: inside(obj).snapshotRev }));
+    expect(restored.digest).toBe(await fullReplayDigest(raw));
+    const revs = await snapshotRevs(raw);
+    expect(revs.length).toBeLessThanOrEqual(1);
+    if (revs.length === 1) {
+      expect(await snapshotIsStateAt(raw)).toBe(SNAPSHOT_EVERY);
+      expect(restored.snapshotRev).toBe(SNAPSHOT_EVERY);
+    } else {
+      expect(restored.snapshotRev).toBe(0);
+    }
+    // Play goes on, and a snapshot is stored and restores.
+    const again = new ScriptedPlayers(stub, field, 50);
+    again.revision = SNAPSHOT_EVERY;
+    again.agents.push(agent);
+    await playCells(stub, field, again, SNAPSHOT_EVERY + 3);
+    expect((await snapshotRevs(raw)).length).toBe(1);
+    const rev = await snapshotIsStateAt(raw);
+    expect(rev).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
+    const digest = await runInDurableObject(raw, (obj: FieldObject) => inside(obj).referee!.stateDigest());
+    await evictDurableObject(raw);
+    expect(await runInDurableObject(raw, (obj: FieldObject) => ({ digest: inside(obj).referee!.stateDigest(), snapshotRev: inside(obj).snapshotRev }))).toEqual({ digest, snapshotRev: rev });
     expect(await fullReplayDigest(raw)).toBe(digest);
   });
 
@@ -143,7 +289,7 @@ describe("field object: referee snapshots", () => {
     await players.join();
     const target = SNAPSHOT_EVERY + 9;
     await playCells(stub, field, players, target);
-    expect(await snapshotRevs(raw)).toEqual([{ rev: SNAPSHOT_EVERY, parts: 1 }]);
+    const snapRev = await oneSnapshotIn(raw, SNAPSHOT_EVERY, target);
     const before = await view(stub, players.agents);
 
     const good = await runInDurableObject(raw, (_o: FieldObject, state) => new TextDecoder().decode(state.storage.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM snapshots").one().data));
@@ -169,7 +315,7 @@ describe("field object: referee snapshots", () => {
     });
     await evictDurableObject(raw);
     expect(await view(stub, players.agents)).toEqual(before);
-    expect(await runInDurableObject(raw, (o: FieldObject) => inside(o).snapshotRev)).toBe(SNAPSHOT_EVERY);
+    expect(await runInDurableObject(raw, (o: FieldObject) => inside(o).snapshotRev)).toBe(snapRev);
     await runInDurableObject(raw, (_o: FieldObject, state) => {
       state.storage.sql.exec("DELETE FROM snapshots");
     });

@@ -128,6 +128,44 @@ describe("referee snapshots: restore + continue equals the uninterrupted run", (
     }
   }
 
+  for (const c of CASES) {
+    it(`${c.name}: a snapshot taken in steps while writes keep arriving is the state at its capture`, () => {
+      const whole = c.whole();
+      const rnd = lcg(4242 + c.initial);
+      const live = new Referee(initFor(whole, c.initial, c.rules));
+      const twin = new Referee(initFor(whole, c.initial, c.rules));
+      const steps: Step[] = [];
+      let i = 0;
+      const play = (ref: Referee) => {
+        const step = nextStep(ref, whole, rnd, i++, c.grows);
+        steps.push(step);
+        applyStep(ref, whole, step);
+      };
+      for (let k = 0; k < 90; k++) play(live);
+      // The twin replays the day up to the capture: the snapshot must equal its snapshot.
+      for (const step of steps) applyStep(twin, whole, step);
+      const taking = live.snapshotInSteps();
+      expect(taking.revision).toBe(live.revision);
+      let stepsTaken = 0;
+      let done = taking.steps.next();
+      // Between every two steps the field moves on (writes, growth, anything the day brings).
+      while (!done.done) {
+        play(live);
+        stepsTaken++;
+        done = taking.steps.next();
+      }
+      expect(stepsTaken).toBeGreaterThan(10);
+      expect(live.revision).toBeGreaterThan(taking.revision);
+      const text = JSON.stringify(done.value);
+      expect(text).toBe(JSON.stringify(twin.snapshot()));
+      // Restored and fed the writes that came during the steps, it reaches the live state.
+      const snapshot = JSON.parse(text) as RefereeSnapshot;
+      const restored = Referee.restore(initFor(whole, snapshot.board.tiles, c.rules), snapshot);
+      for (const step of steps.slice(90)) applyStep(restored, whole, step);
+      expect(visible(restored, whole)).toBe(visible(live, whole));
+    });
+  }
+
   it("refuses a damaged snapshot or one of another field", () => {
     const whole = gridField(4, 3);
     const rules: FieldRules = { guess: "accept", depth: 0, fog: false };
