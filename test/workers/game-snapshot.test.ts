@@ -7,7 +7,7 @@ import type { FieldObject } from "../../src/game/field-object";
 import { FieldStore } from "../../src/game/field-store";
 import { rebuildReferee, SNAPSHOT_EVERY } from "../../src/game/replay";
 import type { Referee } from "../../src/referee";
-import type { FieldRules } from "../../src/referee/types";
+import type { FieldRules, WriteInput } from "../../src/referee/types";
 import { createPlaying, fieldApi, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
 
 /**
@@ -59,6 +59,15 @@ async function playCells(stub: Stub, field: Field, players: ScriptedPlayers, unt
     }
     if (!progressed) await players.join();
   }
+}
+
+/** The known cells of a tile, as anyone observes them. */
+async function knownCells(stub: Stub, field: Field, tile: number): Promise<Set<number>> {
+  const t = field.tiles[tile];
+  const o = ok(await stub.observe({ rect: [t.x0, t.y0, t.w, t.h] })).observation as { known: { gaps: number[] } };
+  const ids = new Set<number>();
+  o.known.gaps.reduce((id, gap) => (ids.add(id + gap), id + gap), 0);
+  return ids;
 }
 
 /** The digest of a referee rebuilt from the whole log (no snapshot), inside the object. */
@@ -239,14 +248,23 @@ describe("field object: referee snapshots", () => {
     // The 128th event, sent inside the object: when its answer arrives, the snapshot is due and
     // under way, and nothing of it is stored yet.
     const agent = players.agents[0];
-    const o = ok(await created.stub.observe({ agent })).observation as { frontier: number[] };
-    const tile = o.frontier.find((t) => field.tiles[t].cellIds.length > 0)!;
-    const known = ok(await created.stub.observe({ rect: [field.tiles[tile].x0, field.tiles[tile].y0, field.tiles[tile].w, field.tiles[tile].h] })).observation as { known: { gaps: number[] } };
-    const knownIds = new Set<number>();
-    known.known.gaps.reduce((id, gap) => (knownIds.add(id + gap), id + gap), 0);
-    const cell = field.tiles[tile].cellIds.find((c) => !knownIds.has(c))!;
+    const o = ok(await created.stub.observe({ agent })).observation as { frontier: number[]; tiles: Array<{ id: number; status: string }> };
+    const status = new Map(o.tiles.map((t) => [t.id, t.status]));
+    const hidden = o.frontier.find((t) => status.get(t) === "hidden");
+    let input: WriteInput;
+    if (hidden !== undefined) {
+      input = { type: "reveal", agent, expectedRevision: players.revision, tile: hidden, intent: "due" };
+    } else {
+      let cell: number | undefined;
+      for (const tile of o.frontier) {
+        const known = await knownCells(created.stub, field, tile);
+        cell = field.tiles[tile].cellIds.find((c) => !known.has(c));
+        if (cell !== undefined) break;
+      }
+      input = { type: "commit", agent, expectedRevision: players.revision, cells: [[cell!, field.solution[cell!] as 0 | 1]], intent: "due" };
+    }
     const atAnswer = await runInDurableObject(created.raw, async (obj: FieldObject, state) => {
-      const answer = ok(await obj.write({ input: { type: "commit", agent, expectedRevision: players.revision, cells: [[cell, field.solution[cell] as 0 | 1]], intent: "due" }, machineId: agent.split("/")[0] }));
+      const answer = ok(await obj.write({ input, machineId: agent.split("/")[0] }));
       return {
         revision: Number(answer.revision),
         underWay: inside(obj).snapshotting !== null,
