@@ -42,6 +42,8 @@ export async function importPart(f: FieldContext, part: ImportPart): Promise<Out
     const seedCommitment = await seedCommit(part.seed);
     const keyCommitment = await hashKeyCommit(hexToBytes(part.dayKey));
     f.ctx.storage.transactionSync(() => {
+      // The tables are created with the game, as `create` does (field-store.ts).
+      f.store.migrate();
       const meta: Record<string, unknown> = {
         game_id: part.gameId, day: part.day, params: part.params, rules: part.rules, seed: part.seed, seed_commit: seedCommitment,
         day_key: part.dayKey, hash_key_commit: keyCommitment, created: part.created, G: part.G, initial_tiles: part.initialTiles,

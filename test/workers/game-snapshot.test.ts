@@ -7,7 +7,8 @@ import type { FieldObject } from "../../src/game/field-object";
 import { FieldStore } from "../../src/game/field-store";
 import { rebuildReferee, SNAPSHOT_EVERY } from "../../src/game/replay";
 import type { Referee } from "../../src/referee";
-import type { FieldRules, WriteInput } from "../../src/referee/types";
+import type { FieldRules } from "../../src/referee/types";
+import type { WriteArgs } from "../../src/game/field-types";
 import { createPlaying, fieldApi, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
 
 /**
@@ -251,7 +252,7 @@ describe("field object: referee snapshots", () => {
     const o = ok(await created.stub.observe({ agent })).observation as { frontier: number[]; tiles: Array<{ id: number; status: string }> };
     const status = new Map(o.tiles.map((t) => [t.id, t.status]));
     const hidden = o.frontier.find((t) => status.get(t) === "hidden");
-    let input: WriteInput;
+    let input: WriteArgs["input"];
     if (hidden !== undefined) {
       input = { type: "reveal", agent, expectedRevision: players.revision, tile: hidden, intent: "due" };
     } else {

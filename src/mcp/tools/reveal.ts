@@ -11,7 +11,7 @@ export function registerReveal(server: McpServer, ctx: ToolContext): void {
     {
       title: "Reveal a tile",
       description:
-        "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision (a revealed tile is read again, never a conflict). Rules: mosaic://rules.",
+        "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
       inputSchema: published(revealArgs),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
