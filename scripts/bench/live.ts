@@ -132,14 +132,15 @@ async function writer(base: string, gameId: string, field: Field, index: number,
 
 /** In a worker thread: `count` sockets from `from`; on "stop", the receipt time of every event per socket. */
 async function spectatorThread(base: string, gameId: string, from: number, count: number): Promise<void> {
-  const sockets: Array<{ socket: WebSocket; received: Map<number, number>; resyncs: number }> = [];
+  const sockets: Array<{ socket: WebSocket; received: Map<number, number>; resyncs: number; messages: number }> = [];
   for (let i = 0; i < count; i++) {
     const socket = new WebSocket(`${base.replace("http", "ws")}/api/games/${gameId}/live?from=${from}`);
-    const entry = { socket, received: new Map<number, number>(), resyncs: 0 };
+    const entry = { socket, received: new Map<number, number>(), resyncs: 0, messages: 0 };
     socket.addEventListener("message", (m) => {
       const t = now();
       const msg = JSON.parse(String(m.data)) as { type: string; events?: Array<{ rev: number }> };
       if (msg.type === "resync") entry.resyncs++;
+      if (msg.type === "events") entry.messages++;
       for (const e of msg.events ?? []) if (!entry.received.has(e.rev)) entry.received.set(e.rev, t);
     });
     await new Promise<void>((resolve, reject) => {
@@ -158,14 +159,14 @@ async function spectatorThread(base: string, gameId: string, from: number, count
         return;
       }
       for (const s of sockets) s.socket.close();
-      parentPort!.postMessage({ type: "done", sockets: sockets.map((s) => ({ received: [...s.received], resyncs: s.resyncs })) });
+      parentPort!.postMessage({ type: "done", sockets: sockets.map((s) => ({ received: [...s.received], resyncs: s.resyncs, messages: s.messages })) });
     };
     finish();
   });
 }
 
 interface Spectators {
-  stop(head: number): Promise<Array<{ received: Array<[number, number]>; resyncs: number }>>;
+  stop(head: number): Promise<Array<{ received: Array<[number, number]>; resyncs: number; messages: number }>>;
 }
 
 async function startSpectators(base: string, gameId: string, from: number, count: number): Promise<Spectators> {
@@ -185,8 +186,8 @@ async function startSpectators(base: string, gameId: string, from: number, count
       const results = await Promise.all(
         threads.map(
           (w) =>
-            new Promise<Array<{ received: Array<[number, number]>; resyncs: number }>>((resolve) => {
-              w.on("message", (m: { type: string; sockets: Array<{ received: Array<[number, number]>; resyncs: number }> }) => {
+            new Promise<Array<{ received: Array<[number, number]>; resyncs: number; messages: number }>>((resolve) => {
+              w.on("message", (m: { type: string; sockets: Array<{ received: Array<[number, number]>; resyncs: number; messages: number }> }) => {
                 if (m.type === "done") resolve(m.sockets);
               });
               w.postMessage({ type: "stop", head });
@@ -212,6 +213,8 @@ interface Phase {
   max: number;
   missing: number;
   resyncs: number;
+  /** `events` messages the spectators received, all sockets together. */
+  messages: number;
   /** A write call's duration as its writer saw it (ms). */
   writeP50: number;
   writeP99: number;
@@ -265,6 +268,7 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
     max: delays[delays.length - 1] ?? NaN,
     missing,
     resyncs: results.reduce((n, r) => n + r.resyncs, 0),
+    messages: results.reduce((n, r) => n + r.messages, 0),
     writeP50: percentile(writes, 50),
     writeP99: percentile(writes, 99),
     serverCpu,
@@ -304,7 +308,12 @@ async function main(): Promise<void> {
       console.log(`| ${p.spectators} | ${p.writeP50.toFixed(0)} ms | ${p.writeP99.toFixed(0)} ms | ${cpu} | ${p.clientCpu.toFixed(1)} | ${p.load} |`);
     }
     const perEvent = (p: Phase): number => (1000 * (p.serverCpu.workerd ?? NaN)) / Math.max(1, p.events);
-    if (!PER_PROCESS && server) console.log(`\nworkerd CPU per event: ${perEvent(baseline).toFixed(1)} ms with 1 spectator, ${perEvent(loaded).toFixed(1)} ms with ${SPECTATORS}`);
+    if (!PER_PROCESS && server) {
+      console.log(`\nworkerd CPU per event: ${perEvent(baseline).toFixed(1)} ms with 1 spectator, ${perEvent(loaded).toFixed(1)} ms with ${SPECTATORS}`);
+      // What the spectators cost the server: the loaded phase's CPU beyond the baseline's per-event cost, per message delivered.
+      const extra = (loaded.serverCpu.workerd ?? NaN) - (loaded.events * perEvent(baseline)) / 1000;
+      console.log(`≈ ${((1e6 * extra) / Math.max(1, loaded.messages)).toFixed(0)} µs of workerd CPU per message delivered (${loaded.messages} messages to ${SPECTATORS} sockets, ${(loaded.messages / SPECTATORS).toFixed(0)} each)`);
+    }
     console.log(`\n${SPECTATORS} spectators vs 1: p50 ${(loaded.p50 / baseline.p50).toFixed(2)}×, p99 ${(loaded.p99 / baseline.p99).toFixed(2)}×`);
     const rate = Math.min(baseline.events / baseline.seconds, loaded.events / loaded.seconds);
     console.log(`event rate ≥ 20/s in both phases: ${rate >= 20 ? "met" : `NOT met (${rate.toFixed(1)}/s: the writers could not go faster on this machine)`}`);
