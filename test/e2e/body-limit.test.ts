@@ -70,8 +70,11 @@ const ROUTES: Array<[string, number]> = [
 
 describe("body guard over HTTP", () => {
   for (const [path, limit] of ROUTES) {
-    it(`${path}: a 2 MB chunked body held open gets 413 at once, naming the ${limit}-byte limit`, async () => {
-      const answer = await chunkedPost(path, { head: 2 * 1024 * 1024 });
+    it(`${path}: a chunked body 64 KiB past the limit, held open, gets 413 at once, naming the ${limit}-byte limit`, async () => {
+      // Past the limit by 64 KiB, not by megabytes: wrangler dev's proxy (not our Worker) turns an
+      // early answer into its own 500 "Network connection lost" when megabytes are still in flight
+      // to it. Endless bodies are refused in workerd itself (test/workers/body-limit.test.ts).
+      const answer = await chunkedPost(path, { head: limit + 64 * 1024 });
       expect(answer.status).toBe(413);
       expect(answer.body).toContain(String(limit));
     });
