@@ -9,6 +9,7 @@ import { Deducer } from "./deduce";
 import { bearerToken, identityPath, loadOrCreateIdentity, type MachineIdentity } from "./identity";
 import type { AgentOptions, AgentSummary, StopReason } from "./options";
 import { orderForForcing, type OrderedCell } from "./order";
+import { WorkShare } from "./share";
 
 const MAX_BATCH = 512;
 const MAX_INTENT = 160;
@@ -26,7 +27,8 @@ class Stop extends Error {
   }
 }
 
-type Step = "acted" | "idle" | "refresh";
+/** "waiting": nothing of this agent's to do, but group mates have work it may take later (share.ts). */
+type Step = "acted" | "idle" | "waiting" | "refresh";
 
 interface CommitAnswer {
   revision: number;
@@ -73,6 +75,7 @@ class AgentRun {
   private gameId = "";
   private board!: Board;
   private deducer!: Deducer;
+  private share!: WorkShare;
   private readonly seats: Array<{ agent: string; session: string }> = [];
   private seat = 0;
   private rejectGuesses = false;
@@ -227,6 +230,7 @@ class AgentRun {
     this.seat = this.seats.length - 1;
     this.board = new Board(r.data.agent);
     this.deducer = new Deducer(this.board);
+    this.share = new WorkShare(this.board);
     this.board.revision = r.data.revision;
     this.log(`seated as ${r.data.agent}, seed tile ${seed ?? "none"}`);
     return seed !== null;
@@ -256,9 +260,16 @@ class AgentRun {
       if (o.status === "solved" || o.status === "closed" || o.status === "failed") return o.status;
       if (o.health?.state === "dead") return "dead";
       const step = await this.act();
-      if (step !== "idle") {
+      if (step === "acted" || step === "refresh") {
         idleSince = null;
         wait = 250;
+        continue;
+      }
+      if (step === "waiting") {
+        // Group mates' work, which this agent takes over only if it stays undone for a while.
+        idleSince = null;
+        await sleep(wait);
+        wait = Math.min(2000, wait * 2);
         continue;
       }
       // Nothing to do here: another seat of this run, a new seat, or wait for growth and merges.
@@ -278,6 +289,7 @@ class AgentRun {
       this.seat = i;
       this.board = new Board(this.seats[i].agent);
       this.deducer = new Deducer(this.board);
+      this.share = new WorkShare(this.board);
       const o = await this.observe();
       if (o && o.frontier && o.frontier.length > 0) {
         this.log(`switching to seat ${this.agent} (frontier ${o.frontier.length})`);
@@ -287,12 +299,17 @@ class AgentRun {
     }
     this.board = new Board(this.agent);
     this.deducer = new Deducer(this.board);
+    this.share = new WorkShare(this.board);
     if (this.seats.length >= Math.min(3, this.o.maxSessions ?? 3)) return false;
     const base = this.o.session ?? "1";
     return this.join(`${base}.${this.seats.length + 1}`);
   }
 
-  /** Acts on what the agent knows until nothing is left to do or a fresh look is needed. */
+  /**
+   * Acts on what the agent knows until nothing is left to do or a fresh look is needed. Only the
+   * tiles the group's share gives this agent are worked (share.ts): its group mates deduce the
+   * same cells, and committing them too would only be refused as conflicts.
+   */
   private async act(): Promise<Step> {
     let acted = false;
     for (let n = 0; n < ACTIONS_PER_LOOK; n++) {
@@ -301,10 +318,28 @@ class AgentRun {
       const work = board.workTiles();
       const d = this.deducer.deduce(work);
       if (d.contradictions.length > 0) this.log(`warning: no solution agrees with the known cells of tiles ${d.contradictions.join(", ")}`);
+      const workIds = new Set(work.map((t) => t.id));
+      // A cell shared by several worked tiles is the lowest one's, so a seam is committed once.
+      const tileOfCell = (cell: number): number => Math.min(...board.tilesOf(cell).filter((t) => workIds.has(t)));
       const open = new Map<number, 0 | 1>();
       for (const [cell, v] of d.proven) if (!board.serverKnown.has(cell)) open.set(cell, v);
-      if (open.size > 0) {
-        const ordered = orderForForcing(board, work, open, this.rejectGuesses);
+      const hidden = board.hiddenFrontier();
+      const guessable = [...d.candidates].filter(([, sols]) => sols !== null && sols.length >= 2).map(([t]) => t);
+      if (n === 0) this.share.noteLook(new Set([...[...open.keys()].map(tileOfCell), ...hidden.map((t) => t.id), ...(open.size === 0 ? guessable : [])]));
+      const decided = new Map<number, boolean>();
+      const mine = (tile: number): boolean => {
+        let may = decided.get(tile);
+        if (may === undefined) decided.set(tile, (may = this.share.mayWork(tile)));
+        return may;
+      };
+
+      // A cell also in a hidden frontier tile a group mate is about to reveal waits for that reveal:
+      // sent now, it would conflict with it (the tile's status changes, SPEC §4.9).
+      const hiddenIds = new Set(hidden.map((t) => t.id));
+      const awaitsReveal = (cell: number): boolean => board.tilesOf(cell).some((t) => hiddenIds.has(t) && !mine(t));
+      const myOpen = new Map([...open].filter(([cell]) => mine(tileOfCell(cell)) && !awaitsReveal(cell)));
+      if (myOpen.size > 0) {
+        const ordered = orderForForcing(board, work, myOpen, this.rejectGuesses);
         if (ordered.length > 0) {
           const step = await this.commitProven(ordered, d.candidates);
           if (step === "refresh") return "refresh";
@@ -312,13 +347,14 @@ class AgentRun {
           continue;
         }
       }
-      const next = chooseReveal(board, board.hiddenFrontier(), this.o.expand ?? "open");
+      const next = chooseReveal(board, hidden.filter((t) => mine(t.id)), this.o.expand ?? "open");
       if (next) {
         if ((await this.reveal(next.id)) === "refresh") return "refresh";
         acted = true;
         continue;
       }
-      const guess = this.rejectGuesses ? null : chooseGuess(board, d.candidates);
+      // A guess only when nothing anywhere is proven: a proven cell of a group mate's tile may settle it.
+      const guess = this.rejectGuesses || open.size > 0 ? null : chooseGuess(board, new Map([...d.candidates].filter(([t]) => mine(t))));
       if (guess) {
         const intent = `guess: tile ${guess.tile} has ${guess.solutions} solutions left; cell ${guess.cell}=${guess.value} holds in ${guess.agreeing}`;
         this.stats.guesses++;
@@ -326,7 +362,8 @@ class AgentRun {
         acted = true;
         continue;
       }
-      return acted ? "acted" : "idle";
+      if (acted) return "acted";
+      return this.share.othersHaveWork() ? "waiting" : "idle";
     }
     return "acted";
   }
