@@ -16,7 +16,7 @@ import { callToolStructured, connectClient, type McpClient } from "../e2e/harnes
 import { OracleAgent } from "../e2e/harness/oracle-agent";
 import { messagesOfText, WireTap } from "../e2e/harness/wire-tap";
 import { readPublicState, stateDifferences, stateFromLog } from "../e2e/harness/public-state";
-import { storedObjects } from "./stored-objects";
+import { storedMeta, storedObjects, untilUnlocked } from "./stored-objects";
 import { startDevServer } from "../e2e/harness/wrangler-dev";
 
 /**
@@ -269,6 +269,7 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       const families = new Map<string, number>();
       const fuzzRng = await rngFromSeed(`${SEED}|requests`);
       const refusals = new Map<string, number>();
+      const answerTexts: string[] = [];
       let next = 0;
       let done = 0;
       const timings: Array<[number, string]> = [];
@@ -291,6 +292,7 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
           refusals.set(refusal, (refusals.get(refusal) ?? 0) + 1);
           const coding = codingProblem(req, answer);
           if (coding) problems.push(`${where}: ${coding}`);
+          answerTexts.push(answer.headers, answer.text);
           const sent = `${JSON.stringify(req.headers)}${typeof req.body === "string" ? req.body : ""}`;
           for (const s of secretForms) if (!sent.includes(s) && (answer.text.includes(s) || answer.headers.includes(s))) problems.push(`${where}: the answer carries a secret (${s.slice(0, 8)}…)`);
           const write = answeredWrite(answer);
@@ -317,7 +319,7 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       expect(oracle.writes).toBeGreaterThan(5);
       const honestCalls = tap.calls.filter((c) => c.caller === refToken.slice(-12) || c.caller === "no-token");
       const lostHonest = honestCalls.filter((c) => c.outcome.kind === "lost");
-      if (lostHonest.length > 0) console.log(`honest calls without an answer: ${lostHonest.map((c) => `${c.tool} (${c.outcome.kind === "lost" ? c.outcome.reason : ""}, ${((c.endedAt - c.startedAt) / 1000).toFixed(1)} s)`).join("; ")}`);
+      if (lostHonest.length > 0) console.log(`honest calls without an answer: ${lostHonest.map((c) => `${c.caller} ${c.tool} ${JSON.stringify(c.args).slice(0, 200)} (${c.outcome.kind === "lost" ? c.outcome.reason : ""}, started at ${(c.startedAt / 1000).toFixed(1)} s, ended ${(c.endedAt / 1000).toFixed(1)} s)`).join("; ")}`);
       // No honest answer carried anyone's secret (except the proof join's own answer handing out its secret).
       for (const call of honestCalls) {
         if (call.outcome.kind !== "answered") continue;
@@ -334,7 +336,8 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       // Anything else in the log is the attacker's own: its setup joins, or a write whose answer it got.
       const stray = events.filter((e: LoggedEvent) => {
         if (e.agent !== undefined && honestSet.has(e.agent)) return false; // checked above, write by write
-        const own = e.agent?.startsWith(`${attacker.machineId}/`) === true;
+        // The attacker's and the outsider's tokens are valid: their own seats and writes are theirs to make.
+        const own = [attacker, outsider].some((m) => e.agent?.startsWith(`${m.machineId}/`) === true);
         return !(own && (setupRevs.has(e.rev) || writesAnswered.has(e.rev)));
       });
       expect(stray.map((e) => `rev ${e.rev} ${e.type} by ${e.agent}`)).toEqual([]);
@@ -351,9 +354,17 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       // No storage behind any of it: of all the field objects the requests reached (random game
       // ids included), only the one real field has tables.
       await server.stop();
-      const stored = storedObjects(stateDir, "FieldObject");
+      const stored = await untilUnlocked(() => storedObjects(stateDir, "FieldObject"));
       expect(stored.length).toBeGreaterThanOrEqual(1);
       expect(stored.filter((o) => o.tables.length > 0).length, JSON.stringify(stored.map((o) => o.tables))).toBe(1);
+      // Nor did any answer carry the field's secret tile-hash key (released only with an archive).
+      const hashKeys = await untilUnlocked(() => storedMeta(stateDir, "FieldObject", "day_key"));
+      expect(hashKeys).toHaveLength(1);
+      const hashKey = String(hashKeys[0]);
+      expect(hashKey.length).toBeGreaterThanOrEqual(32);
+      expect(answerTexts.filter((t) => t.includes(hashKey)).length).toBe(0);
+      const honestText = tap.calls.map((c) => (c.outcome.kind === "answered" ? JSON.stringify(c.outcome.structured ?? {}) : "")).join("\n");
+      expect(honestText.includes(hashKey)).toBe(false);
     } finally {
       uninstall();
       await Promise.all(clients.map((c) => c.close().catch(() => {})));

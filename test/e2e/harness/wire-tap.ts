@@ -1,5 +1,5 @@
 // A recording `fetch` for MCP clients: every tools/call that passes through it is logged with its
-// arguments, how long the answer took to arrive in full, and what it said. The fault suites compare
+// arguments, how long its reply took to arrive in full, and what it said. The fault suites compare
 // this record of answered writes with the server's event log; the load benchmark reads latencies
 // and conflict counts from it. It sits below any client (SDK or reference agent), so what it
 // records is what went over the wire, whoever made the call.
@@ -16,7 +16,7 @@ export interface TappedCall {
   caller: string;
   tool: string;
   args: Record<string, unknown>;
-  /** Milliseconds from sending the request to the end of the answer's body (performance.now clock). */
+  /** Sending the request, and the end of the reply to it (the body's end, or its SSE event's), on the performance.now clock. */
   startedAt: number;
   endedAt: number;
   outcome: CallOutcome;
@@ -75,6 +75,32 @@ function outcomeOf(messages: Json[], id: unknown): CallOutcome {
   return { kind: "answered", isError: result.isError === true, structured, errorCode: typeof error?.code === "string" ? error.code : undefined };
 }
 
+/**
+ * Reads a response until the reply to call `id` has arrived in full. An SSE stream is parsed
+ * event by event, so the reply counts as answered when its event ends, even if the client then
+ * closes the stream without waiting for the server to end it (SDK clients do).
+ */
+async function replyOf(res: Response, id: unknown): Promise<CallOutcome> {
+  const type = res.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/event-stream")) {
+    const text = await res.text();
+    return res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, type), id) : { kind: "lost", reason: `HTTP ${res.status}` };
+  }
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) text += decoder.decode(value, { stream: true });
+    const lf = text.replace(/\r\n/g, "\n");
+    const outcome = outcomeOf(messagesOfText(done ? lf : lf.slice(0, lf.lastIndexOf("\n\n") + 1), type), id);
+    if (outcome.kind === "answered" || done) {
+      if (!done) void reader.cancel().catch(() => {});
+      return outcome;
+    }
+  }
+}
+
 export class WireTap {
   readonly calls: TappedCall[] = [];
 
@@ -99,11 +125,10 @@ export class WireTap {
         throw err;
       }
       const copy = res.clone();
-      const done = copy
-        .text()
-        .then((text) => {
+      const done = replyOf(copy, call.id)
+        .then((outcome) => {
           entry.endedAt = performance.now();
-          entry.outcome = res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, res.headers.get("content-type") ?? ""), call.id) : { kind: "lost", reason: `HTTP ${res.status}` };
+          entry.outcome = outcome;
         })
         .catch((err: unknown) => {
           entry.endedAt = performance.now();
