@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// The long fault suites (`npm run test:faults`, also run by CI): each starts its own
-// `wrangler dev`, kills it, or floods it; kept out of `npm test` for time (docs/faults.md).
+// The long fault suite (`npm run test:faults`, also run by CI): 10,000 hostile requests against its
+// own `wrangler dev`; kept out of `npm test` for time (docs/faults.md).
 export default defineConfig({
   test: {
     name: "faults",

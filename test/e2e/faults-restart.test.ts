@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import { generateField } from "../../src/engine";
-import { chainProblems, ledgerProblems, readLog } from "../e2e/harness/event-log";
-import { mintToken, newMachine } from "../e2e/harness/identity";
-import { readPublicState, stateDifferences, stateFromLog } from "../e2e/harness/public-state";
-import { callToolStructured, connectClient } from "../e2e/harness/mcp-clients";
-import { WireTap } from "../e2e/harness/wire-tap";
-import { freePort, startDevServer, type DevServer } from "../e2e/harness/wrangler-dev";
+import { chainProblems, ledgerProblems, readLog } from "./harness/event-log";
+import { mintToken, newMachine } from "./harness/identity";
+import { readPublicState, stateDifferences, stateFromLog } from "./harness/public-state";
+import { callToolStructured, connectClient } from "./harness/mcp-clients";
+import { WireTap } from "./harness/wire-tap";
+import { freePort, startDevServer, type DevServer } from "./harness/wrangler-dev";
 
 /**
  * SPEC §4.9 "an accepted write is durable before it is answered": the whole `wrangler dev` process
