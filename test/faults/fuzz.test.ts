@@ -167,6 +167,21 @@ function answeredWrite(a: Answer): { revision: number; agent?: string } | null {
   return null;
 }
 
+/** The game id a successful `start_mosaic` answered (the attacker's token may start fields: a legitimate act). */
+function startedField(a: Answer): string | null {
+  try {
+    const type = /content-type: ([^\n]*)/.exec(a.headers)?.[1] ?? "";
+    for (const m of messagesOfText(a.text, type)) {
+      if (!isRecord(m.result) || m.result.isError === true || !isRecord(m.result.structuredContent)) continue;
+      const s = m.result.structuredContent;
+      if (typeof s.game_id === "string" && s.status === "generating") return s.game_id;
+    }
+  } catch {
+    // not a tool answer
+  }
+  return null;
+}
+
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -269,6 +284,7 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       // The fuzz: requests built in index order from one PRNG stream, sent by a few workers at once.
       const problems: string[] = [];
       const writesAnswered = new Map<number, { index: number; agent?: string }>();
+      const startedFields = new Set<string>();
       const families = new Map<string, number>();
       const fuzzRng = await rngFromSeed(`${SEED}|requests`);
       const refusals = new Map<string, number>();
@@ -306,6 +322,8 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
           for (const s of secretForms) if (!sent.includes(s) && (answer.text.includes(s) || answer.headers.includes(s))) problems.push(`${where}: the answer carries a secret (${s.slice(0, 8)}…)`);
           const write = answeredWrite(answer);
           if (write) writesAnswered.set(write.revision, { index: req.index, agent: write.agent });
+          const started = startedField(answer);
+          if (started) startedFields.add(started);
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -327,6 +345,7 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       expect(oracle.finished).toBe(true);
       expect(oracle.writes).toBeGreaterThan(5);
       const honestCalls = tap.calls.filter((c) => c.caller === refToken.slice(-12) || c.caller === "no-token");
+      console.log(`fuzz honest agents: reference ${reference.reason} (${reference.commits} commits, ${honestCalls.filter((c) => c.caller !== "no-token").length} calls), proof-joined ${oracle.writes} writes (${honestCalls.filter((c) => c.caller === "no-token").length} calls)`);
       const lostHonest = honestCalls.filter((c) => c.outcome.kind === "lost");
       if (lostHonest.length > 0) console.log(`honest calls without an answer: ${lostHonest.map((c) => `${c.caller} ${c.tool} ${JSON.stringify(c.args).slice(0, 200)} (${c.outcome.kind === "lost" ? c.outcome.reason : ""}, started at ${(c.startedAt / 1000).toFixed(1)} s, ended ${(c.endedAt / 1000).toFixed(1)} s)`).join("; ")}`);
       // No honest answer carried anyone's secret (except the proof join's own answer handing out its secret).
@@ -361,19 +380,23 @@ describe("faults: a seeded fuzz of hostile requests while honest agents play", (
       expect(stateDifferences(stateFromLog(field, events.filter((e) => e !== oneCommit)), state).length).toBeGreaterThan(0);
 
       // No storage behind any of it: of all the field objects the requests reached (random game
-      // ids included), only the one real field has tables.
+      // ids included), only real fields have tables — the honest one, and any the attacker's valid
+      // token started (start_mosaic answered with a game id).
       await server.stop();
       const stored = await untilUnlocked(() => storedObjects(stateDir, "FieldObject"));
-      expect(stored.length).toBeGreaterThanOrEqual(1);
-      expect(stored.filter((o) => o.tables.length > 0).length, JSON.stringify(stored.map((o) => o.tables))).toBe(1);
+      const storedGames = (await untilUnlocked(() => storedMeta(stateDir, "FieldObject", "game_id"))).map(String);
+      expect(stored.filter((o) => o.tables.length > 0).length, JSON.stringify(stored.map((o) => o.tables))).toBe(storedGames.length);
+      expect(storedGames.sort()).toEqual([gameId, ...startedFields].sort());
+      console.log(`fuzz storage: ${stored.length} field objects touched, ${stored.filter((o) => o.tables.length > 0).length} with tables (${startedFields.size} started by the attacker); log of ${events.length} events (${events.filter((e) => !honestSet.has(String(e.agent))).length} by the attacker and the outsider)`);
       // Nor did any answer carry the field's secret tile-hash key (released only with an archive).
-      const hashKeys = await untilUnlocked(() => storedMeta(stateDir, "FieldObject", "day_key"));
-      expect(hashKeys).toHaveLength(1);
-      const hashKey = String(hashKeys[0]);
-      expect(hashKey.length).toBeGreaterThanOrEqual(32);
-      expect(answerTexts.filter((t) => t.includes(hashKey)).length).toBe(0);
+      const hashKeys = (await untilUnlocked(() => storedMeta(stateDir, "FieldObject", "day_key"))).map(String);
+      expect(hashKeys).toHaveLength(storedGames.length);
       const honestText = tap.calls.map((c) => (c.outcome.kind === "answered" ? JSON.stringify(c.outcome.structured ?? {}) : "")).join("\n");
-      expect(honestText.includes(hashKey)).toBe(false);
+      for (const hashKey of hashKeys) {
+        expect(hashKey.length).toBeGreaterThanOrEqual(32);
+        expect(answerTexts.filter((t) => t.includes(hashKey)).length).toBe(0);
+        expect(honestText.includes(hashKey)).toBe(false);
+      }
     } finally {
       uninstall();
       await Promise.all(clients.map((c) => c.close().catch(() => {})));

@@ -286,7 +286,8 @@ function slowBody(rng: Rng, _t: FuzzTargets, index: number): HostileRequest {
 function mutatedCall(rng: Rng, t: FuzzTargets, index: number): HostileRequest {
   const tool = pick(rng, ALL_TOOLS);
   const args = mutate(rng, plausibleArgs(rng, tool, t, index), t);
-  if (tool === "start_mosaic") args.G = pick(rng, [5, 1001, 0, -1, 100.5, "100"]); // never a real new field
+  // G out of range: a scatter or grid start is refused; a `field` ignores G (SPEC §6) and really starts.
+  if (tool === "start_mosaic") args.G = pick(rng, [5, 1001, 0, -1, 100.5, "100"]);
   const auth = pick(rng, [`Bearer ${t.attacker.token}`, `Bearer ${t.attacker.token}`, `Bearer ${t.attacker.token}`, `Bearer ${t.outsider.token}`, null, badAuth(rng, t)]);
   if (auth === null && rng.int(2) === 0) args.agent_secret = pick(rng, [t.attacker.agentSecret, alnum(rng, 43), ""]);
   return mcp(index, "mutate", `${tool} ${JSON.stringify(args).slice(0, 160)}`, callRequest(rng, tool, args, auth));
