@@ -18,8 +18,8 @@ export interface CanvasTile {
   rects: Rect[];
   kind: string;
   cells: number[];
-  /** Lines as global cell ids with their orientation. */
-  lines: { orientation: "h" | "v"; cells: number[] }[];
+  /** Lines as global cell ids with their orientation (worked out when first asked for). */
+  readonly lines: { orientation: "h" | "v"; cells: number[] }[];
   state: TileState;
   /** Tiles of earlier stages are locked: their values can no longer change. */
   locked: boolean;
@@ -50,24 +50,13 @@ export class Canvas {
     this.head = new Int32Array(G * G).fill(-1);
   }
 
-  addTile(shape: Omit<TileShape, "id">, kind: string, m: SolutionCount): CanvasTile {
+  /**
+   * Add a tile; `cells` may pass its cell ids when the caller has them already (ascending, as
+   * `shapeCellIds` gives them).
+   */
+  addTile(shape: Omit<TileShape, "id">, kind: string, m: SolutionCount, cells?: number[]): CanvasTile {
     const key = this.tiles.length;
-    const asShape: TileShape = { id: key, ...shape };
-    const tile: CanvasTile = {
-      key,
-      x0: shape.x0,
-      y0: shape.y0,
-      w: shape.w,
-      h: shape.h,
-      rects: shape.rects,
-      kind,
-      cells: shapeCellIds(asShape, this.G),
-      lines: shapeLines(asShape, this.G),
-      state: "placed",
-      locked: false,
-      m,
-      givens: null,
-    };
+    const tile = new LazyLinesTile(key, shape, kind, cells ?? shapeCellIds({ id: key, ...shape }, this.G), m, this.G);
     this.tiles.push(tile);
     for (const c of tile.cells) {
       this.owner.push(key);
@@ -109,5 +98,40 @@ export class Canvas {
       for (const t of this.tilesAt(c, buf)) if (t !== tile.key) seen.add(t);
     }
     return [...seen].sort((a, b) => a - b);
+  }
+}
+
+/**
+ * A canvas tile whose lines are worked out on first use: only tiles being filled need them, so
+ * the locked tiles of an existing field (thousands on a grown canvas) never build theirs.
+ */
+class LazyLinesTile implements CanvasTile {
+  readonly x0: number;
+  readonly y0: number;
+  readonly w: number;
+  readonly h: number;
+  readonly rects: Rect[];
+  state: TileState = "placed";
+  locked = false;
+  givens: number[] | null = null;
+  private cached: CanvasTile["lines"] | null = null;
+
+  constructor(
+    readonly key: number,
+    shape: Omit<TileShape, "id">,
+    readonly kind: string,
+    readonly cells: number[],
+    readonly m: SolutionCount,
+    private readonly G: number,
+  ) {
+    this.x0 = shape.x0;
+    this.y0 = shape.y0;
+    this.w = shape.w;
+    this.h = shape.h;
+    this.rects = shape.rects;
+  }
+
+  get lines(): CanvasTile["lines"] {
+    return (this.cached ??= shapeLines({ id: this.key, x0: this.x0, y0: this.y0, w: this.w, h: this.h, rects: this.rects }, this.G));
   }
 }

@@ -55,7 +55,7 @@ function finalSolution(canvas: Canvas): Uint8Array {
 export function canvasFromField(field: Field): Canvas {
   const canvas = new Canvas(field.G);
   for (const t of field.tiles) {
-    const ct = canvas.addTile({ x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects }, "existing", t.m);
+    const ct = canvas.addTile({ x0: t.x0, y0: t.y0, w: t.w, h: t.h, rects: t.rects }, "existing", t.m, t.cellIds);
     ct.state = "filled";
     ct.locked = true;
     ct.givens = [...t.givens];
