@@ -23,6 +23,7 @@
 import { Problem } from "../problem";
 import { Solver } from "../solver";
 import { tileLineSpecs } from "../tile-problem";
+import { KnownSolutions } from "./known-solutions";
 import type { Rng } from "../random";
 import type { SolutionCount, TileShape } from "../types";
 
@@ -209,13 +210,19 @@ export class GivensReducer {
     // (-1: at least `limit`, or over budget: what a count takes as the limit). Same search as
     // `countHere`.
     const sols: Uint8Array[] = [];
+    const position = new Int32Array(n);
+    order.forEach((cell, p) => (position[cell] = p));
+    const known = new KnownSolutions(truth, position);
     const solutionsHere = (limit: number): number => {
       this.counts++;
       const found = solver.enumerateInto(limit, COUNT_BUDGET, sols);
+      for (let k = 0; k < found; k++) known.add(sols[k]);
       return found >= 0 && found < limit ? found : -1;
     };
     // Would removing order[i..end) keep both invariants?
     const test = (i: number, end: number): boolean => {
+      // Enough solutions known already: the count would reach its limit.
+      if (end - i === 1 ? known.endingAt(i, m - this.cur + 1) > m - this.cur : known.within(end, m + 1) > m) return false;
       if (end > horizon) rebuild(i, end);
       const base = solver.mark();
       let ok = false;
@@ -256,6 +263,7 @@ export class GivensReducer {
           cells[0] = order[i];
           values[0] = truth[order[i]];
           solver.assume(cells, values, 1);
+          known.keep(i);
           i++;
         } else b = b >> 1; // halve: a binary search for the first cell that must stay
       }
