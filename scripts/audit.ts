@@ -10,14 +10,19 @@
  * 1 on a mismatch (the report names the first: check, tile id, event revision, field), 2 when the
  * archive or a saved file cannot be read or the arguments are wrong.
  */
+import { createHash, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { gunzipSync } from "node:zlib";
-import type { Archive } from "../src/daily/archive/format";
+import type { ArchiveTile } from "../src/daily/archive/format";
 import { growEvents, type AuditedArchive } from "../src/daily/audit/event-log";
 import { auditArchive, type AuditReport } from "../src/daily/audit/audit";
-import { regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
+import { regeneratePiece, regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
+import { archiveField } from "../src/daily/audit/archive-field";
+import { encodeField } from "../src/daily/audit/field-transfer";
+import type { Hashing } from "../src/daily/audit/hashing";
+import type { Field } from "../src/engine/types";
 import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
 import { ArchiveFormatError, isGzip, readArchive } from "../src/daily/audit/read-archive";
 import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
@@ -110,6 +115,12 @@ async function readBytes(bytes: Uint8Array): Promise<AuditedArchive> {
   return readArchive(raw);
 }
 
+/** node:crypto's digests: synchronous, far cheaper than one WebCrypto promise per event or tile. */
+const nodeHashing: Hashing = {
+  sha256Hex: (text) => createHash("sha256").update(text, "utf8").digest("hex"),
+  hmacSha256Hex: async (key) => (text) => createHmac("sha256", key).update(text, "utf8").digest("hex"),
+};
+
 // ---- progress on stderr -----------------------------------------------------------------------
 
 const live = new Map<string, string>();
@@ -139,18 +150,25 @@ const pct = (done: number, total: number): string => `${Math.floor((100 * done) 
 
 // ---- regeneration in worker threads -------------------------------------------------------------
 
-/** Check 2 with the field's pieces spread over worker threads (largest rings first). */
-async function regenerateInWorkers(archive: AuditedArchive, threads: number): Promise<CheckResult> {
+/**
+ * Check 2 with the field's pieces spread over worker threads, largest first, while the main thread
+ * runs the other checks; once those are done (`mainFree`), the main thread takes pieces from the
+ * same queue too, so no core idles at the end. The workers get the archive's field once as two
+ * flat arrays, then each piece with its own archive rows.
+ */
+async function regenerateInWorkers(archive: AuditedArchive, threads: number, mainFree: Promise<void>): Promise<CheckResult> {
   const t0 = Date.now();
   let parts: RegenerationPart[];
+  let field: Field;
   try {
     parts = regenerationPlan(archive);
+    field = archiveField(archive).field;
   } catch (err) {
     if (!(err instanceof AuditMismatch)) throw err;
     return { check: "regeneration", ok: false, summary: err.message, mismatch: err.mismatch, ms: Date.now() - t0 };
   }
-  // The workers need the header, the tiles and the grow events only.
-  const view: Archive = { ...archive, events: growEvents(archive.events), scores: [], health: [] };
+  const setup: ToWorker = { kind: "setup", G: archive.G, params: archive.params, day_seed: archive.day_seed, field: encodeField(field) };
+  const rowsOf = (part: RegenerationPart): ArchiveTile[] => archive.tiles.slice(part.first, part.first + part.count);
   const queue = [...parts].sort((a, b) => b.count - a.count || a.ring - b.ring);
   const results = new Map<number, Mismatch | undefined>();
   const percent = new Map<number, number>();
@@ -158,45 +176,67 @@ async function regenerateInWorkers(archive: AuditedArchive, threads: number): Pr
     const running = [...percent].map(([ring, p]) => `${ring === 0 ? "initial" : `ring ${ring}`} ${p} %`);
     setProgress("regeneration", `${results.size}/${parts.length} pieces${running.length ? ` (${running.join(", ")})` : ""}`);
   };
+  const onProgress = (ring: number, done: number, total: number): void => {
+    percent.set(ring, Math.floor((100 * done) / Math.max(1, total)));
+    show();
+  };
+  const finish = (ring: number, mismatch: Mismatch | undefined): void => {
+    percent.delete(ring);
+    results.set(ring, mismatch);
+    show();
+  };
   const workerCount = Math.max(1, Math.min(threads, parts.length));
-  await Promise.all(
-    Array.from({ length: workerCount }, async () => {
-      const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
-      try {
-        worker.postMessage({ kind: "archive", archive: view } satisfies ToWorker);
-        for (let part = queue.shift(); part; part = queue.shift()) {
-          const current = part;
-          const mismatch = await new Promise<Mismatch | undefined>((resolve, reject) => {
-            const onMessage = (m: FromWorker): void => {
-              if (m.kind === "progress") {
-                percent.set(m.ring, Math.floor((100 * m.done) / Math.max(1, m.total)));
-                show();
-                return;
-              }
-              worker.off("message", onMessage);
-              worker.off("error", reject);
-              resolve(m.mismatch);
-            };
-            worker.on("message", onMessage);
-            worker.once("error", reject);
-            worker.postMessage({ kind: "part", part: current } satisfies ToWorker);
-          });
-          percent.delete(current.ring);
-          results.set(current.ring, mismatch);
-          show();
-        }
-      } finally {
-        await worker.terminate();
+  let inMain = 0;
+  const workers = Array.from({ length: workerCount }, async () => {
+    const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
+    try {
+      worker.postMessage(setup);
+      for (let part = queue.shift(); part; part = queue.shift()) {
+        const current = part;
+        const mismatch = await new Promise<Mismatch | undefined>((resolve, reject) => {
+          const onMessage = (m: FromWorker): void => {
+            if (m.kind === "progress") return onProgress(m.ring, m.done, m.total);
+            worker.off("message", onMessage);
+            worker.off("error", reject);
+            resolve(m.mismatch);
+          };
+          worker.on("message", onMessage);
+          worker.once("error", reject);
+          worker.postMessage({ kind: "part", part: current, rows: rowsOf(current) } satisfies ToWorker);
+        });
+        finish(current.ring, mismatch);
       }
-    }),
-  ).catch((err: unknown) => {
+    } finally {
+      await worker.terminate();
+    }
+  });
+  const main = mainFree.then(async () => {
+    // Between steps, let the event loop hand the workers their next pieces.
+    const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    for (let part = queue.shift(); part; part = queue.shift()) {
+      const current = part;
+      inMain++;
+      let mismatch: Mismatch | undefined;
+      try {
+        await regeneratePiece({ G: archive.G, params: archive.params, day_seed: archive.day_seed, field, rows: rowsOf(current) }, current, {
+          progress: (done, total) => onProgress(current.ring, done, total),
+          pause,
+        });
+      } catch (err) {
+        mismatch = err instanceof AuditMismatch ? err.mismatch : { message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` };
+      }
+      finish(current.ring, mismatch);
+    }
+  });
+  await Promise.all([...workers, main]).catch((err: unknown) => {
     results.set(-1, { message: `a regeneration worker failed: ${err instanceof Error ? err.message : String(err)}` });
   });
   setProgress("regeneration", null);
   const failed = [...results.entries()].filter(([, m]) => m).sort((a, b) => a[0] - b[0])[0];
   const ms = Date.now() - t0;
   if (failed) return { check: "regeneration", ok: false, summary: failed[1]!.message, mismatch: failed[1]!, ms };
-  return { check: "regeneration", ok: true, summary: `${regenerationSummary(parts)}; ${workerCount} worker thread${workerCount === 1 ? "" : "s"}`, ms };
+  const helpers = `${workerCount} worker thread${workerCount === 1 ? "" : "s"}${inMain > 0 ? ` and the main thread (${inMain} piece${inMain === 1 ? "" : "s"})` : ""}`;
+  return { check: "regeneration", ok: true, summary: `${regenerationSummary(parts)}; ${helpers}`, ms };
 }
 
 // ---- report -----------------------------------------------------------------------------------
@@ -236,13 +276,17 @@ async function main(): Promise<number> {
   }
   const wanted = (c: CheckName): boolean => !args.only || args.only.includes(c);
   const done: Partial<Record<CheckName, Promise<CheckResult>>> = {};
-  if (wanted("regeneration") && args.threads > 0) done.regeneration = regenerateInWorkers(archive, args.threads);
+  let mainFree = (): void => {};
+  const whenMainFree = new Promise<void>((resolve) => (mainFree = resolve));
+  if (wanted("regeneration") && args.threads > 0) done.regeneration = regenerateInWorkers(archive, args.threads, whenMainFree);
   let index = 0;
   const report: AuditReport = await auditArchive(archive, args.saved, {
     only: args.only,
     failFast: args.failFast,
     done,
     progress: (check, d, total) => setProgress(check, d >= total ? null : pct(d, total)),
+    onLocalDone: mainFree,
+    hashing: nodeHashing,
     onCheck: (result) => {
       index = CHECKS.indexOf(result.check) + 1;
       live.delete(result.check);

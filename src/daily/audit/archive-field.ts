@@ -16,7 +16,19 @@ export interface ArchiveField {
   grows: ArchiveEvent[];
 }
 
+/** Worked out once per archive object: the regeneration and the replay both start from it. */
+const built = new WeakMap<AuditedArchive, ArchiveField>();
+
 export function archiveField(archive: AuditedArchive): ArchiveField {
+  let out = built.get(archive);
+  if (!out) {
+    out = buildArchiveField(archive);
+    built.set(archive, out);
+  }
+  return out;
+}
+
+function buildArchiveField(archive: AuditedArchive): ArchiveField {
   const G = archive.G;
   const solution = new Uint8Array(G * G);
   const tiles: Tile[] = [];

@@ -4,7 +4,7 @@
  * the saved manifest's) lies on the chain.
  */
 import { canonicalJson } from "../../engine/canonical-json";
-import { sha256Hex } from "../../engine/commitments";
+import { webCryptoHashing, type Hashing } from "./hashing";
 import { growEvents, type AuditedArchive } from "./event-log";
 import type { ArchiveEvent } from "../archive/format";
 import { mismatch, type Progress } from "./mismatch";
@@ -12,7 +12,7 @@ import type { NotedHead, SavedManifest } from "./saved";
 
 const CHAIN_BATCH = 256;
 
-export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress): Promise<string> {
+export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress, hashing: Hashing = webCryptoHashing): Promise<string> {
   const events = archive.events;
   if (events.length === 0) throw mismatch("the log is empty: a closed day ends with a close event", { field: "events" });
   let prev = archive.seed_commit;
@@ -29,7 +29,7 @@ export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [
         batch.push({ e, text: null, error: err instanceof Error ? err.message : String(err) });
       }
     }
-    const digests = await Promise.all(batch.map((b) => (b.text === null ? null : sha256Hex(`${b.e.prev}|${b.text}`))));
+    const digests = await Promise.all(batch.map((b) => (b.text === null ? null : hashing.sha256Hex(`${b.e.prev}|${b.text}`))));
     for (let k = 0; k < batch.length; k++) {
       const { e, error } = batch[k];
       const rev = start + k + 1;

@@ -2,12 +2,11 @@
  * Check 3 (SPEC §9): every tile's HMAC-SHA256 under the released key, over its mosaic-tile-v1
  * encoding, equals its archived `hash` — and the hash published live, when the watcher saved them.
  */
-import { bytesToHex, hexToBytes } from "../../engine/commitments";
+import { hexToBytes } from "../../engine/commitments";
+import { webCryptoHashing, type Hashing } from "./hashing";
 import type { ArchiveTile } from "../archive/format";
 import type { AuditedArchive } from "./event-log";
 import { mismatch, type Progress } from "./mismatch";
-
-const utf8 = new TextEncoder();
 
 /** mosaic-tile-v1|<game_id>|<id>|<x0>,<y0>,<w>,<h>|<rects>|<solution>|<givens>, from an archive row. */
 export function archiveTileEncoding(gameId: string, t: ArchiveTile): string {
@@ -15,18 +14,15 @@ export function archiveTileEncoding(gameId: string, t: ArchiveTile): string {
   return `mosaic-tile-v1|${gameId}|${t.id}|${t.x0},${t.y0},${t.w},${t.h}|${rects}|${t.solution}|${t.givens}`;
 }
 
-export async function checkTileHashes(archive: AuditedArchive, saved: Map<number, string> | undefined, progress?: Progress): Promise<string> {
-  const raw = hexToBytes(archive.day_key);
-  const keyBytes = new Uint8Array(raw.byteLength);
-  keyBytes.set(raw);
-  const key = await crypto.subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+export async function checkTileHashes(archive: AuditedArchive, saved: Map<number, string> | undefined, progress?: Progress, hashing: Hashing = webCryptoHashing): Promise<string> {
+  const hmac = await hashing.hmacSha256Hex(hexToBytes(archive.day_key));
   const tiles = archive.tiles;
   for (let i = 0; i < tiles.length; i++) {
     const t = tiles[i];
     if (t.id !== i) throw mismatch(`tiles[${i}] has id ${t.id}: tiles must be listed in id order from 0`, { tile: t.id, field: "id" });
-    const hmac = bytesToHex(await crypto.subtle.sign("HMAC", key, utf8.encode(archiveTileEncoding(archive.game_id, t))));
-    if (hmac !== t.hash) {
-      throw mismatch(`tile ${t.id}: hash differs: HMAC of the archived tile is ${hmac}, the archive says ${t.hash} (its geometry, solution or givens were changed, or the key is wrong)`, { tile: t.id, field: "hash" });
+    const computed = await hmac(archiveTileEncoding(archive.game_id, t));
+    if (computed !== t.hash) {
+      throw mismatch(`tile ${t.id}: hash differs: HMAC of the archived tile is ${computed}, the archive says ${t.hash} (its geometry, solution or givens were changed, or the key is wrong)`, { tile: t.id, field: "hash" });
     }
     const live = saved?.get(t.id);
     if (saved && live !== undefined && live !== t.hash) {

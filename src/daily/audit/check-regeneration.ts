@@ -7,7 +7,7 @@ import { createFieldGenerator, createRingGenerator } from "../../engine";
 import { tileStrings } from "../../engine/field-digest";
 import type { Field, Tile } from "../../engine/types";
 import { archiveField } from "./archive-field";
-import { engineParams, type ArchiveTile } from "../archive/format";
+import { engineParams, type ArchiveParams, type ArchiveTile } from "../archive/format";
 import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch, shown, type Progress } from "./mismatch";
 
@@ -57,16 +57,44 @@ export function regenerationPlan(archive: AuditedArchive): RegenerationPart[] {
 }
 
 /**
+ * What regenerating one piece needs: the generation's inputs, the archive's field (at least its
+ * tiles before the piece, and the solution of their cells) and the piece's own archive rows. A
+ * worker thread gets the field once (field-transfer.ts) and the rows with each piece.
+ */
+export interface PieceInput {
+  G: number;
+  params: ArchiveParams;
+  day_seed: string;
+  field: Field;
+  /** The archive's rows of the piece's tiles: ids `part.first …`. */
+  rows: readonly ArchiveTile[];
+}
+
+/** Hooks of a long regeneration: progress, and a pause between steps (lets an event loop run). */
+export interface PieceHooks {
+  progress?: (done: number, total: number) => void;
+  pause?: () => Promise<void>;
+}
+
+/**
  * Regenerates one piece and compares it with the archive. A ring is generated on the archive's
  * own tiles before it: when every piece matches, induction from the initial field makes the whole
  * archive the true field, and the pieces can run in parallel (the command line does).
  */
 export async function checkRegenerationPart(archive: AuditedArchive, part: RegenerationPart, progress?: (done: number, total: number) => void): Promise<void> {
-  const params = engineParams(archive.params, archive.day_seed);
+  const { field } = archiveField(archive);
+  const input: PieceInput = { G: archive.G, params: archive.params, day_seed: archive.day_seed, field, rows: archive.tiles.slice(part.first, part.first + part.count) };
+  await regeneratePiece(input, part, { progress });
+}
+
+/** The same on prepared inputs (a worker thread's side). */
+export async function regeneratePiece(input: PieceInput, part: RegenerationPart, hooks: PieceHooks = {}): Promise<void> {
+  const params = engineParams(input.params, input.day_seed);
   const run = async (gen: Stepper): Promise<void> => {
     while (!(await gen.step())) {
       const p = gen.progress();
-      progress?.(p.done, p.total);
+      hooks.progress?.(p.done, p.total);
+      await hooks.pause?.();
     }
   };
   if (part.ring === 0) {
@@ -78,16 +106,16 @@ export async function checkRegenerationPart(archive: AuditedArchive, part: Regen
     }
     await run(gen);
     const field = gen.result();
-    if (field.G !== archive.G) throw mismatch(`G is ${archive.G}, the parameters generate a ${field.G}×${field.G} field`, { field: "G" });
-    compareTiles(archive, field, 0, field.tiles.length, part.count, "the initial field");
+    if (field.G !== input.G) throw mismatch(`G is ${input.G}, the parameters generate a ${field.G}×${field.G} field`, { field: "G" });
+    compareTiles(input.rows, 0, field, 0, field.tiles.length, part.count, "the initial field");
     return;
   }
-  const before = archiveField({ ...archive, tiles: archive.tiles.slice(0, part.first), events: [] }).field;
+  const before: Field = { G: input.G, tiles: input.field.tiles.slice(0, part.first), solution: input.field.solution };
   const ring = createRingGenerator(params.seed, params, part.ring, before);
   await run(ring);
   const r = ring.result();
   const field: Field = { G: before.G, tiles: [...before.tiles, ...r.tiles], solution: r.solution };
-  compareTiles(archive, field, part.first, r.tiles.length, part.count, `ring ${part.ring} (event ${part.rev})`);
+  compareTiles(input.rows, part.first, field, part.first, r.tiles.length, part.count, `ring ${part.ring} (event ${part.rev})`);
 }
 
 export function regenerationSummary(parts: readonly RegenerationPart[]): string {
@@ -107,9 +135,9 @@ export async function checkRegeneration(archive: AuditedArchive, progress?: Prog
   return regenerationSummary(parts);
 }
 
-/** Tiles `first … first+count-1` of the regenerated field against the archive's. */
-function compareTiles(archive: AuditedArchive, field: Field, first: number, count: number, expected: number, what: string): void {
-  for (let k = 0; k < Math.min(count, expected); k++) compareTile(archive.tiles[first + k], field.tiles[first + k], field.solution);
+/** Tiles `first … first+count-1` of the regenerated field against the archive's rows (row 0 is tile `rowsFrom`). */
+function compareTiles(rows: readonly ArchiveTile[], rowsFrom: number, field: Field, first: number, count: number, expected: number, what: string): void {
+  for (let k = 0; k < Math.min(count, expected); k++) compareTile(rows[first + k - rowsFrom], field.tiles[first + k], field.solution);
   if (count !== expected) {
     throw mismatch(`${what}: the archive has ${expected} tiles, regeneration gives ${count}`, { tile: first + Math.min(count, expected), field: "tiles" });
   }
