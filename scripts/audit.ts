@@ -43,14 +43,21 @@ const USAGE = `usage: npm run audit -- <archive file | URL> [--head HASH@REV]...
 class UsageError extends Error {}
 
 /**
- * Worker threads for the regeneration by default. Each holds a whole field while it generates a
- * ring (about 250 MB at G = 1000), so two keep a full day's audit under 1 GB; more cores go
- * faster with `--threads N` and about 250 MB more per thread.
+ * Worker threads for the regeneration by default: one per core but the main thread's (which runs
+ * the other checks, then regenerates too), at most three. Each adds about 150–250 MB at G = 1000:
+ * on two cores one worker keeps a full day's audit near 750 MB; `--threads N` sets the number.
  */
-const DEFAULT_THREADS = 2;
+const DEFAULT_THREADS = Math.max(1, Math.min(3, availableParallelism() - 1));
+
+/**
+ * A worker's heap: its live data peaks near 100 MB on a full day (the field, about 25 MB, and the
+ * largest ring being generated); a bounded old generation makes V8 collect instead of growing the
+ * heap to several times that.
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 32 };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { source: "", saved: {}, threads: Math.min(DEFAULT_THREADS, availableParallelism()), failFast: false, json: false };
+  const args: Args = { source: "", saved: {}, threads: DEFAULT_THREADS, failFast: false, json: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
@@ -188,7 +195,7 @@ async function regenerateInWorkers(archive: AuditedArchive, threads: number, mai
   const workerCount = Math.max(1, Math.min(threads, parts.length));
   let inMain = 0;
   const workers = Array.from({ length: workerCount }, async () => {
-    const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
+    const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"], resourceLimits: WORKER_LIMITS });
     try {
       worker.postMessage(setup);
       for (let part = queue.shift(); part; part = queue.shift()) {
