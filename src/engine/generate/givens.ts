@@ -12,8 +12,9 @@
  * exactly when removing its cells one by one would be: batches grow after a success and shrink
  * after a failure, which gives the same result as one-by-one greedy with fewer counts. A single
  * removal counts only the solutions it adds (the removed cell set against the truth), which
- * propagation usually refutes at once; the last fifth of the pass runs incrementally on the
- * solver's trail.
+ * propagation usually refutes at once. The tests run incrementally on the solver's trail, and
+ * a test whose count would reach its limit with solutions found earlier fails without a search
+ * (see `greedy` and known-solutions.ts: the verdicts are exactly those of fresh counts).
  *
  * Greedy can stop below m (removing any single remaining given jumps above m). Climb-back: for
  * a remaining given g, enumerate the solutions its removal would add and add cells of the true
