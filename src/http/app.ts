@@ -24,6 +24,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
+  // Development routes (404 unless MOSAIC_DEV=1) guard their own bodies: a day's import parts are large.
+  app.route("/", devRoutes());
   // Every other route that can carry a body gets the same guard with the API's limit and error
   // shape. Registered before all of them: a route added below is covered without a thought.
   app.use(
@@ -38,7 +40,6 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
-  app.route("/", devRoutes());
   app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
   return app as unknown as Hono<{ Bindings: Env }>;
 }
