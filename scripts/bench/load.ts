@@ -134,7 +134,7 @@ function report(r: ScenarioResult): void {
 }
 
 /** The in-process ceiling: a vitest run in workerd (scripts/bench/ceiling/), which prints one CEILING line. */
-function ceiling(): { writesPerS: number; commitsPerS: number; cellsPerS: number; writes: number; seconds: number; tiles: number; G: number } | null {
+function ceiling(): { writesPerS: number; commitsPerS: number; cellsPerS: number; writes: number; seconds: number; tiles: number; G: number; calls: number; unchanged: number; refused: number; callsPerS: number } | null {
   const out = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/bench/ceiling/vitest.config.ts"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const line = `${out.stdout}\n${out.stderr}`.split("\n").find((l) => l.includes("CEILING "));
   if (!line) {
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     const c = ceiling();
     if (!c) console.log("ceiling run failed (output above)");
     else {
-      console.log(`16 writers, 48-cell commits on a scatter G=${c.G} field (${c.tiles} tiles): ${c.writes} writes in ${c.seconds.toFixed(2)} s = ${c.writesPerS.toFixed(0)} writes/s (${c.commitsPerS.toFixed(0)} commits/s, ${c.cellsPerS.toFixed(0)} cells/s)`);
+      console.log(`16 writers, 48-cell commits on a scatter G=${c.G} field (${c.tiles} tiles): ${c.writes} writes in ${c.seconds.toFixed(2)} s = ${c.writesPerS.toFixed(0)} writes/s (${c.commitsPerS.toFixed(0)} commits/s, ${c.cellsPerS.toFixed(0)} cells/s); ${c.calls} calls = ${c.callsPerS.toFixed(0)}/s, of which ${c.unchanged} changed nothing and ${c.refused} were refused`);
       console.log(`target ≥ ${TARGET_WRITES_PER_S} writes/s: ${c.writesPerS >= TARGET_WRITES_PER_S ? "met" : "NOT met"} (${(c.writesPerS / TARGET_WRITES_PER_S).toFixed(2)}× the target)`);
     }
   }

@@ -1,7 +1,9 @@
 // The ceiling of one field object, in workerd (the vitest plugin runs the Worker's own code and
 // storage): 16 writers commit 48 correct cells at a time, through the object's RPC surface as the
-// MCP tools call it, as fast as the object answers. Prints one `CEILING {json}` line for
-// scripts/bench/load.ts. Not a test of anything: it measures.
+// MCP tools call it, as fast as the object answers. Like agents sharing their frontier, a writer
+// skips a tile another has taken, so (nearly) every call changes the field; the calls that did
+// not (a tile's cells committed by a neighbour's propagation meanwhile) are counted apart.
+// Prints one `CEILING {json}` line for scripts/bench/load.ts. Not a test of anything: it measures.
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { it } from "vitest";
@@ -32,15 +34,22 @@ it("one field object: writes per second with 16 writers and 48-cell commits", as
   // When each state-changing write was answered, and what a commit accepted.
   const stamps: Array<{ at: number; commit: boolean; cells: number }> = [];
   const deadline = { at: Number.POSITIVE_INFINITY };
+  // Tiles a writer has taken: the others leave them alone (what the reference agents share).
+  const taken = new Set<number>();
+  const calls = { all: 0, unchanged: 0, refused: 0 };
   const writer = async (w: number) => {
     const machineId = `m-${(0xc0 + w).toString(16).padStart(16, "0")}`;
     const joined = ok(await stub.join({ machineId, session: "1", name: `w${w}`, model: "bench", harness: "bench", harnessSource: "argument", tags: {}, verified: true, issueSecret: false }));
     const agent = String(joined.agent);
     let revision = Number(joined.revision);
-    const done = new Set<number>();
     let queue: number[] = [Number(typeof joined.seed_tile === "number" ? joined.seed_tile : (joined.seed_tile as { id: number }).id)];
     const write = async (input: Record<string, unknown>): Promise<Record<string, unknown> | null> => {
       const r = await stub.write({ input: { agent, expectedRevision: revision, intent: "ceiling", ...input } as never, machineId });
+      if (performance.now() <= deadline.at) {
+        calls.all++;
+        if (!r.ok) calls.refused++;
+        else if (r.answer.changed === false) calls.unchanged++;
+      }
       if (!r.ok) {
         if (typeof r.error.revision === "number") revision = r.error.revision;
         return null;
@@ -57,8 +66,8 @@ it("one field object: writes per second with 16 writers and 48-cell commits", as
         deadline.at = Math.min(deadline.at, performance.now());
         return;
       }
-      if (done.has(tile)) continue;
-      done.add(tile);
+      if (taken.has(tile)) continue;
+      taken.add(tile);
       await write({ type: "reveal", tile });
       const givens = new Set(field.tiles[tile].givens);
       const open = field.tiles[tile].cellIds.filter((c) => !givens.has(c));
@@ -68,7 +77,7 @@ it("one field object: writes per second with 16 writers and 48-cell commits", as
         const a = await write({ type: "commit", cells: batch });
         if (a && Array.isArray(a.frontier)) frontier = a.frontier as number[];
       }
-      queue = [...queue, ...frontier.filter((t) => !done.has(t) && !queue.includes(t))];
+      queue = [...queue, ...frontier.filter((t) => !taken.has(t) && !queue.includes(t))];
     }
   };
   const t0 = performance.now();
@@ -80,5 +89,5 @@ it("one field object: writes per second with 16 writers and 48-cell commits", as
   const writes = play.length - 1;
   const commits = play.slice(1).filter((s) => s.commit);
   const cells = commits.reduce((n, s) => n + s.cells, 0);
-  console.log(`CEILING ${JSON.stringify({ G, tiles: field.tiles.length, writes, seconds, writesPerS: writes / seconds, commitsPerS: commits.length / seconds, cellsPerS: cells / seconds })}`);
+  console.log(`CEILING ${JSON.stringify({ G, tiles: field.tiles.length, writes, seconds, writesPerS: writes / seconds, commitsPerS: commits.length / seconds, cellsPerS: cells / seconds, calls: calls.all, unchanged: calls.unchanged, refused: calls.refused, callsPerS: calls.all / seconds })}`);
 });
