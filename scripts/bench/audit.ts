@@ -24,13 +24,10 @@ import type { ArchiveParams } from "../../src/daily/archive/format";
 import { archiveChunks } from "../../src/daily/archive/writer";
 import { syntheticDay } from "../../test/support/synthetic-day";
 import { CACHE_DIR, cachedFields, ROOT, sourceDigest } from "./field-cache";
+import { flagOption, numberOption } from "./bench-options";
 
-const argv = process.argv.slice(2);
-const flag = (name: string): boolean => argv.includes(`--${name}`);
-const num = (name: string, dflt: number): number => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
+const flag = flagOption;
+const num = numberOption;
 const quick = flag("quick");
 const params: ArchiveParams = {
   kind: "field",

@@ -28,13 +28,10 @@ import { applyLogged } from "../../src/referee/logged-input";
 import { syntheticDay } from "../../test/support/synthetic-day";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { CACHE_DIR, cachedFields, sourceDigest } from "./field-cache";
+import { flagOption, numberOption } from "./bench-options";
 
-const argv = process.argv.slice(2);
-const flag = (name: string): boolean => argv.includes(`--${name}`);
-const num = (name: string, dflt: number): number => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
+const flag = flagOption;
+const num = numberOption;
 const quick = flag("quick");
 const params: ArchiveParams = quick
   ? { kind: "field", chunks: 2, chunk_g: 40, G: 400, grow: true, rules: DAY_RULES, growth: DAY_GROW }

@@ -22,17 +22,15 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { generateField, type Field } from "../../src/engine";
 import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { flagOption, numberOption, textOption } from "./bench-options";
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
+const arg = numberOption;
 const SPECTATORS = arg("spectators", 500);
 const RATE = arg("rate", 25);
 const SECONDS = arg("seconds", 15);
 const WRITERS = arg("writers", 12);
 const PER_THREAD = 125;
-const PER_PROCESS = process.argv.includes("--per-process");
+const PER_PROCESS = flagOption("per-process");
 const now = (): number => performance.timeOrigin + performance.now();
 const G = arg("G", 100);
 
@@ -279,10 +277,10 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
 
 async function main(): Promise<void> {
   // --base URL: a server already running in development mode (its logs stay visible); else one is started.
-  const given = process.argv.indexOf("--base");
-  const server = given >= 0 ? null : await startDevServer({ vars: { MOSAIC_DEV: "1" } });
+  const given = textOption("base");
+  const server = given !== undefined ? null : await startDevServer({ vars: { MOSAIC_DEV: "1" } });
   try {
-    const base = server ? server.baseUrl : process.argv[given + 1];
+    const base = server ? server.baseUrl : given!;
     const seed = "bench-live";
     const started = (await tool(base, "start_mosaic", { kind: "scatter", G, seed })).structuredContent as { game_id: string };
     const gameId = started.game_id;

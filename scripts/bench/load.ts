@@ -17,17 +17,15 @@ import { mintToken, newMachine } from "../../test/e2e/harness/identity";
 import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
 import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { flagOption, textOption } from "./bench-options";
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const arg = textOption;
 
 const AGENT_COUNTS = (arg("agents") ?? "1,4,16,64").split(",").map(Number).filter((n) => n > 0);
 const MULTI_FIELDS = Number(arg("fields") ?? 4);
 const MULTI_AGENTS = Number(arg("per-field") ?? 16);
 const G = Number(arg("G") ?? 100);
-const CEILING = !process.argv.includes("--no-ceiling");
+const CEILING = !flagOption("no-ceiling");
 const TARGET_CONFLICTS = 0.05;
 const TARGET_RATIO = 1.5;
 const TARGET_WRITES_PER_S = 500;

@@ -11,12 +11,9 @@ import { generateField, type Field } from "../../src/engine";
 import { Propagator } from "../../src/engine/propagation";
 import { Referee, type ForcingOracle } from "../../src/referee";
 import type { WriteInput } from "../../src/referee/types";
+import { numberOption } from "./bench-options";
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
+const arg = numberOption;
 const CHUNKS = arg("chunks", 12);
 const CHUNK_G = arg("chunk-g", 80);
 const ROUNDS = arg("rounds", 150);

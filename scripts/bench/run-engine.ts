@@ -8,8 +8,9 @@ import { Solver } from "../../src/engine/solver";
 import { tileProblem } from "../../src/engine/tile-problem";
 import type { Field, FieldKind } from "../../src/engine/types";
 import { meanReach, shapeMix } from "./engine-stats";
+import { flagOption } from "./bench-options";
 
-const quick = process.argv.includes("--quick");
+const quick = flagOption("quick");
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -8,11 +8,9 @@ import { generateField, type FieldParams } from "../../src/engine";
 import { mintToken, newMachine } from "../../test/e2e/harness/identity";
 import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { numberOption } from "./bench-options";
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const arg = numberOption;
 
 const CALLS = arg("calls", 300);
 const G = arg("G", 100);

@@ -28,12 +28,9 @@ import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { buildSite } from "../build-site";
 import { lateDayModel } from "./site-day";
 import type { Browser, Page } from "playwright-core";
+import { flagOption, numberOption } from "./bench-options";
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
+const arg = numberOption;
 const CHUNKS = arg("chunks", 10);
 const CHUNK_G = arg("chunk-g", 100);
 const LOADS = arg("loads", 5);
@@ -66,7 +63,7 @@ type Prepared = { label: string; gameId: string; text: string; G: number; tiles:
 /** Generating G = 1000 takes minutes on a busy machine: the snapshot is cached (it is deterministic). */
 async function prepare(label: string, params: FieldParams): Promise<Prepared> {
   const cache = join(tmpdir(), `mosaic-bench-site-${createHash("sha256").update(JSON.stringify(params)).digest("hex").slice(0, 12)}.json`);
-  if (!args.includes("--fresh") && existsSync(cache)) {
+  if (!flagOption("fresh") && existsSync(cache)) {
     const cached = JSON.parse(readFileSync(cache, "utf8")) as Prepared;
     console.log(`${label}: G=${cached.G}, ${cached.tiles} tiles, ${cached.solved} solved (cached in ${cache})`);
     return cached;

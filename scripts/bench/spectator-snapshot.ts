@@ -18,12 +18,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { generateField, type Field } from "../../src/engine";
 import { leaderboard, SpectatorModel, type PublicEvent } from "../../src/spectator";
+import { numberOption } from "./bench-options";
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
+const arg = numberOption;
 const CHUNKS = arg("chunks", 10);
 const CHUNK_G = arg("chunk-g", 100);
 const RUNS = arg("runs", 5);

@@ -11,6 +11,7 @@ import { decodeGaps, encodeGaps, packCells, packTiles, unpackCells, unpackTiles 
 import { TileCoverage } from "./coverage";
 import {
   SNAPSHOT_FORMAT,
+  zeroCounters,
   type CommitEvent,
   type GrowEvent,
   type HealthSummary,
@@ -304,14 +305,7 @@ export class SpectatorModel {
         name: e.name,
         sessions: [],
         agents: [],
-        reward: 0,
-        solved: 0,
-        accepted: 0,
-        forced: 0,
-        guesses: 0,
-        wrong: 0,
-        rejected_guesses: 0,
-        retractions: 0,
+        ...zeroCounters(),
         health: { ...NEW_HEALTH },
         died_at: null,
         died_rev: null,
@@ -334,14 +328,7 @@ export class SpectatorModel {
       seed,
       joined_at: e.at,
       joined_rev: e.rev,
-      reward: 0,
-      solved: 0,
-      accepted: 0,
-      forced: 0,
-      guesses: 0,
-      wrong: 0,
-      rejected_guesses: 0,
-      retractions: 0,
+      ...zeroCounters(),
     });
     this.agentIndex.set(e.agent, index);
     this.parent.push(index);

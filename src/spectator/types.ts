@@ -150,7 +150,8 @@ export interface PackedCells {
   values: string;
 }
 
-export interface SnapshotAgent {
+/** A session; its counters are its own share of its machine's (health stays the machine's). */
+export interface SnapshotAgent extends PlayCounters {
   id: string;
   /** Index into `machines`. */
   machine: number;
@@ -164,9 +165,12 @@ export interface SnapshotAgent {
   seed: number | null;
   joined_at: number;
   joined_rev: number;
+}
+
+/** What a machine and each of its sessions count alike (SPEC §11). */
+export interface PlayCounters {
   reward: number;
   solved: number;
-  /** The session's own share of its machine's counters (health stays the machine's). */
   accepted: number;
   forced: number;
   guesses: number;
@@ -175,18 +179,15 @@ export interface SnapshotAgent {
   retractions: number;
 }
 
-export interface SnapshotMachine {
+/** Counters at a join. */
+export function zeroCounters(): PlayCounters {
+  return { reward: 0, solved: 0, accepted: 0, forced: 0, guesses: 0, wrong: 0, rejected_guesses: 0, retractions: 0 };
+}
+
+export interface SnapshotMachine extends PlayCounters {
   id: string;
   /** Display name: the identity's name when the server knows it, else the first join's `name`. */
   name: string;
-  reward: number;
-  solved: number;
-  accepted: number;
-  forced: number;
-  guesses: number;
-  wrong: number;
-  rejected_guesses: number;
-  retractions: number;
   health: HealthSummary;
   died_at: number | null;
   died_rev: number | null;
