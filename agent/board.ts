@@ -5,7 +5,7 @@
  * solution's, so a learned value stays true even if its owner later retracts it: `truth` only
  * grows, while `serverKnown` follows the server and decides what still needs committing.
  */
-import { shapeCellIds, type Rect, type TileShape } from "../src/engine";
+import { shapeCellIds, type TileShape } from "../src/engine";
 
 export type TileStatus = "hidden" | "revealed" | "solved";
 
@@ -20,13 +20,7 @@ export interface BoardTile extends TileShape {
 }
 
 /** A listed tile as `observe` (and `reveal`) describe it (SPEC §6.1). */
-export interface TileView {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  rects: Rect[];
+export interface TileView extends TileShape {
   cells?: number;
   m?: number;
   status?: string;

@@ -8,13 +8,17 @@ export type SolutionCount = 2 | 3 | 4;
 
 export type FieldKind = "scatter" | "grid" | "field";
 
-/** A tile's shape: a union of rectangles inside its bounding box at (x0, y0). */
-export interface TileShape {
+/** Which tile and where: its id and bounding box, the start of every description of a tile. */
+export interface TileBox {
   id: number;
   x0: number;
   y0: number;
   w: number;
   h: number;
+}
+
+/** A tile's shape: a union of rectangles inside its bounding box at (x0, y0). */
+export interface TileShape extends TileBox {
   rects: Rect[];
 }
 

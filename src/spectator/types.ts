@@ -3,18 +3,12 @@
  * them, tile geometry, the compact snapshot and the live feed's messages. Plain data only, so the
  * same module runs in the browser, in Node and in workerd.
  */
-import type { Rect } from "../engine/types";
+import type { Rect, TileShape } from "../engine/types";
 
 export type { Rect };
 
 /** A tile's public geometry: box, rectangles relative to the box, ambiguity class. */
-export interface TileGeometry {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  rects: Rect[];
+export interface TileGeometry extends TileShape {
   m: number;
 }
 

@@ -8,26 +8,9 @@ import { describe, expect, inject, it } from "vitest";
 import { mintToken, newMachine } from "../e2e/harness/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { ScriptedModel } from "./scripted-model";
+import { scriptedStep } from "./ai-sdk-step";
 
 const base = inject("baseUrl");
-
-const usage = {
-  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 0, text: 0, reasoning: 0 },
-};
-
-interface PromptPart {
-  type: string;
-  output?: { type: string; value?: unknown };
-}
-
-function toolResultText(part: PromptPart): string {
-  const out = part.output;
-  if (!out) return "";
-  if (out.type === "text" || out.type === "error-text") return String(out.value);
-  if (out.type === "content") return (out.value as Array<{ type: string; text?: string }>).map((p) => p.text ?? JSON.stringify(p)).join("\n");
-  return JSON.stringify(out.value);
-}
 
 describe("@mastra/mcp", () => {
   it("a model on a Mastra Agent plays from the tool results in its prompt; the rules resource reads", async () => {
@@ -43,22 +26,7 @@ describe("@mastra/mcp", () => {
 
       const player = new ScriptedModel({ G: 30, seed: "clients-mastra", session: "ma", model: "scripted", harness: "my-mastra-agent" });
       const offered: Array<{ name: string; inputSchema: unknown }> = [];
-      let calls = 0;
-      const model = new MockLanguageModelV3({
-        doGenerate: async (options) => {
-          if (offered.length === 0) for (const t of options.tools ?? []) if (t.type === "function") offered.push({ name: t.name, inputSchema: t.inputSchema });
-          const lastMessage = options.prompt.at(-1) as { role: string; content: PromptPart[] } | undefined;
-          const seen = lastMessage?.role === "tool" ? lastMessage.content.filter((p) => p.type === "tool-result").map(toolResultText).join("\n") : null;
-          const call = await player.next(seen);
-          if (!call) return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
-          return {
-            content: [{ type: "tool-call", toolCallId: `call-${++calls}`, toolName: `mosaic_${call.name}`, input: JSON.stringify(call.args) }],
-            finishReason: { unified: "tool-calls", raw: undefined },
-            usage,
-            warnings: [],
-          };
-        },
-      });
+      const model = new MockLanguageModelV3({ doGenerate: scriptedStep(player, offered, (name) => `mosaic_${name}`) });
       // Mastra's types ask for its own model wrapper; at run time it takes an AI SDK v3 model as is.
       const agentModel = model as unknown as ConstructorParameters<typeof Agent>[0]["model"];
       const agent = new Agent({ id: "player", name: "player", instructions: "Play Mosaic.", model: agentModel, tools });

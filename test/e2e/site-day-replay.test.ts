@@ -5,23 +5,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import { decodeGaps, unpackCells, type LeaderboardRow, type SpectatorSnapshot } from "../../src/spectator";
-import { launchBrowser, openPage, screenshot } from "./harness/browser";
+import type { ArchiveTile } from "../../src/daily/archive/format";
+import { browserPerFile, openPage, screenshot } from "./harness/browser";
 import { callToolStructured } from "./harness/mcp-clients";
 import { newPlayer } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");
 const home = mkdtempSync(join(tmpdir(), "mosaic-day-replay-"));
-let browser: Browser;
+const browser = browserPerFile();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -43,17 +39,6 @@ function freshDate(): string {
   return new Date(Date.UTC(2060, 0, 1) + Math.floor(Math.random() * 3600) * 86_400_000).toISOString().slice(0, 10);
 }
 
-interface ArchiveTile {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  rects: Array<[number, number, number, number]>;
-  solution: string;
-  status: string;
-  agent: string | null;
-}
 
 interface ReplayState {
   rev: number;
@@ -119,7 +104,7 @@ describe("a real archived day", () => {
     const board = await getJson<{ rows: LeaderboardRow[] }>(`/api/games/${gameId}/leaderboard`);
     expect(board.rows.length).toBe(3);
 
-    const w = await openPage(browser, baseUrl, `/replay/${gameId}`);
+    const w = await openPage(browser(), baseUrl, `/replay/${gameId}`);
     try {
       await w.page.waitForFunction(() => {
         const r = window.mosaic?.replay as { verified?: boolean | null } | undefined;

@@ -2,19 +2,12 @@
 // tiles by status, pans and zooms with the mouse, the wheel and the keys, and shows a tile's
 // details on hover. The scene comes from a generated field (engine), fed through the page's hook.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { generateField } from "../../src/engine";
-import { launchBrowser, openPage, screenshot, type WatchedPage } from "./harness/browser";
+import { browserPerFile, openPage, screenshot, type WatchedPage } from "./harness/browser";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 async function sceneInput(G: number) {
   const field = await generateField({ kind: "scatter", G, seed: `site-field-${G}` });
@@ -42,7 +35,7 @@ describe("the field canvas", () => {
   beforeAll(async () => {
     const made = await sceneInput(60);
     field = made.field;
-    w = await openPage(browser, baseUrl, "/replay/day-2000-01-01");
+    w = await openPage(browser(), baseUrl, "/replay/day-2000-01-01");
     await w.page.waitForFunction(() => window.mosaic?.view !== undefined);
     await w.page.evaluate((input) => (window.mosaic!.showScene as (i: unknown) => void)(input), made.input);
     await w.page.waitForFunction(() => window.mosaic!.view!.drawCount > 1);

@@ -2,20 +2,13 @@
 // through /mcp with real tokens while the page watches. The page's model (the shared reducer)
 // must equal the API's snapshot after live batches and after a dropped socket.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
+import type { Page } from "playwright-core";
+import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
 import { callToolStructured } from "./harness/mcp-clients";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 async function apiSnapshot(gameId: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/api/games/${gameId}/snapshot`);
@@ -49,7 +42,7 @@ describe("the live field", () => {
     field = started.field;
     team = new McpTeam(baseUrl, gameId, started.field);
     await team.add(host);
-    w = await openPage(browser, baseUrl, `/?game=${gameId}`);
+    w = await openPage(browser(), baseUrl, `/?game=${gameId}`);
     await waitForRevision(w.page, team.revision);
   });
   afterAll(async () => {
@@ -89,7 +82,7 @@ describe("the live field", () => {
 
   it("paints a freshly opened field from the snapshot exactly as the reducer's model has it", async () => {
     await team.pass();
-    const fresh = await openPage(browser, baseUrl, `/?game=${gameId}`);
+    const fresh = await openPage(browser(), baseUrl, `/?game=${gameId}`);
     try {
       await waitForRevision(fresh.page, team.revision);
       const diff = await fresh.page.evaluate(() => (window.mosaic!.sceneDiff as () => unknown)());
@@ -164,7 +157,7 @@ describe("the live field", () => {
   });
 
   it("lays out on a phone", async () => {
-    const phone = await openPage(browser, baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
+    const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);
     await phone.page.waitForTimeout(300);
     const canvas = await phone.page.locator("canvas#field").boundingBox();
@@ -186,7 +179,7 @@ describe("fog", () => {
     const started = await startPlaying(host.client, { kind: "scatter", G: 60, rules: { fog: true } });
     const team = new McpTeam(baseUrl, started.gameId, started.field);
     await team.add(host);
-    const w = await openPage(browser, baseUrl, `/?game=${started.gameId}`);
+    const w = await openPage(browser(), baseUrl, `/?game=${started.gameId}`);
     try {
       await waitForRevision(w.page, team.revision);
       const drawn = await w.page.evaluate(() => [...window.mosaic!.scene!.tiles.keys()].sort((a, b) => a - b));

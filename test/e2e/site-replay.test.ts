@@ -2,12 +2,12 @@
 // scrubs to the end through the shared reducer and lands on the archive's final state; any
 // tampering is flagged. The archive is made by the project's own archive writer (site-archive.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
+import type { Page } from "playwright-core";
+import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
 import { HOSTILE_INTENT, makeArchive } from "./site-archive";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
+const browser = browserPerFile();
 let archive: Awaited<ReturnType<typeof makeArchive>>;
 
 interface ArchiveDoc {
@@ -17,15 +17,11 @@ interface ArchiveDoc {
 
 beforeAll(async () => {
   archive = await makeArchive();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** Opens the replay of `day` with the archive route answering `text`. */
 async function openReplay(text: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
-  const w = await openPage(browser, baseUrl, "/favicon.svg", viewport ? { viewport } : {});
+  const w = await openPage(browser(), baseUrl, "/favicon.svg", viewport ? { viewport } : {});
   await w.page.route(`**/api/archives/${archive.day}`, (r) => r.fulfill({ status: 200, contentType: "application/json", body: text }));
   await w.page.goto(`${baseUrl}/replay/${archive.day}`);
   await w.page.waitForFunction(() => {

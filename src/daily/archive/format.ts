@@ -17,10 +17,11 @@
  * - `scores` and `health` are `archiveScores`/`archiveHealth` of the referee after the close: one
  *   row per machine in the order machines first joined, integers and strings only.
  */
-import type { FieldParams } from "../../engine";
+import type { FieldParams, TileShape } from "../../engine";
 import type { FieldKind } from "../../engine/types";
 import type { FieldRules } from "../../referee/types";
 import type { Referee } from "../../referee";
+import type { HealthReport } from "../../referee/health";
 
 export const ARCHIVE_FORMAT = "mosaic-archive-v1";
 
@@ -70,13 +71,7 @@ export interface ArchiveHeader {
 export type ArchiveTileStatus = "hidden" | "revealed" | "solved";
 
 /** One tile at the close. `solution`/`givens` are the strings of the mosaic-tile-v1 encoding. */
-export interface ArchiveTile {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  rects: Array<[number, number, number, number]>;
+export interface ArchiveTile extends TileShape {
   /** The tile's cell count. */
   cells: number;
   m: 2 | 3 | 4;
@@ -125,17 +120,9 @@ export interface ArchiveScore {
   retractions: number;
 }
 
-/** A machine's final health (SPEC §4.8) in integers: the rate in basis points. */
-export interface ArchiveHealth {
+/** A machine's final health (SPEC §4.8) in integers: the rate in basis points, not the fraction. */
+export interface ArchiveHealth extends Omit<HealthReport, "rate"> {
   machine: string;
-  state: "healthy" | "warning" | "dead";
-  rate_bp: number;
-  committed: number;
-  wrong: number;
-  window: number;
-  wrong_total: number;
-  died_at: number | null;
-  died_rev: number | null;
 }
 
 /** The whole document. Key order on disk: the header's, then tiles, events, log_head, scores, health. */

@@ -1,15 +1,11 @@
+import type { TileBox } from "../../engine/types";
 import type { PackedTiles, PackedTileState } from "../../spectator";
 import { machineOf, machineSlot } from "../palette";
 
 export type TileStatus = "hidden" | "revealed" | "solved";
 
 /** A tile as the page knows it: public geometry, status and solver (SPEC §4.7, §10). */
-export interface SceneTile {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
+export interface SceneTile extends TileBox {
   rects: Array<[number, number, number, number]>;
   cells: number;
   m: number;
@@ -20,12 +16,7 @@ export interface SceneTile {
 }
 
 /** A tile's public geometry, as the model and the snapshot's columns give it. */
-export interface TileShape {
-  id: number;
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
+export interface TileShape extends TileBox {
   m: number;
   rects: ReadonlyArray<readonly [number, number, number, number]>;
 }

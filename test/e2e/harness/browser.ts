@@ -1,6 +1,7 @@
 // Real headless Chromium (Debian's `chromium`) driven by playwright-core, for the spectator site.
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -8,6 +9,21 @@ export const ARTIFACTS_DIR = resolve("test-artifacts");
 
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+
+/** One Chromium for a test file: launched before its tests, closed after them; call the getter in a test. */
+export function browserPerFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("the browser is launched in beforeAll: call the getter inside a test or hook");
+    return browser;
+  };
+}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
