@@ -6,6 +6,7 @@
  * grows, while `serverKnown` follows the server and decides what still needs committing.
  */
 import { shapeCellIds, type TileShape } from "../src/engine";
+import { decodeKnown } from "../src/referee/delta";
 
 export type TileStatus = "hidden" | "revealed" | "solved";
 
@@ -55,17 +56,6 @@ export interface Health {
   rate?: number;
   committed?: number;
   wrong?: number;
-}
-
-/** Known cells, delta-coded: ids by cumulative sum of the gaps, one value character each. */
-export function decodeKnown(known: { gaps: number[]; values: string }): Array<[number, 0 | 1]> {
-  const out: Array<[number, 0 | 1]> = [];
-  let id = 0;
-  for (let i = 0; i < known.gaps.length; i++) {
-    id += known.gaps[i];
-    out.push([id, known.values[i] === "1" ? 1 : 0]);
-  }
-  return out;
 }
 
 export class Board {

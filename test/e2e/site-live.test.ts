@@ -16,10 +16,6 @@ async function apiSnapshot(gameId: string): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-async function pageRevision(page: Page): Promise<number> {
-  return page.evaluate(() => (window.mosaic!.revision as () => number)());
-}
-
 async function waitForRevision(page: Page, rev: number): Promise<void> {
   await page.waitForFunction((r) => (window.mosaic?.revision as (() => number) | undefined)?.() === r, rev, { timeout: 30_000 });
 }

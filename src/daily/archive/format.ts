@@ -22,6 +22,7 @@ import type { FieldKind } from "../../engine/types";
 import type { FieldRules } from "../../referee/types";
 import type { Referee } from "../../referee";
 import type { HealthReport } from "../../referee/health";
+import type { PlayCounters } from "../../spectator/types";
 
 export const ARCHIVE_FORMAT = "mosaic-archive-v1";
 
@@ -105,19 +106,12 @@ export interface ArchiveLogHead {
 }
 
 /** A machine's final standing (SPEC §9 "final scores", the counters of §11). */
-export interface ArchiveScore {
+export interface ArchiveScore extends Omit<PlayCounters, "rejected_guesses"> {
   machine: string;
   sessions: string[];
   agents: string[];
   models: string[];
   harnesses: string[];
-  reward: number;
-  solved: number;
-  accepted: number;
-  forced: number;
-  guesses: number;
-  wrong: number;
-  retractions: number;
 }
 
 /** A machine's final health (SPEC §4.8) in integers: the rate in basis points, not the fraction. */

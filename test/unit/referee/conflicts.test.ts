@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Field } from "../../../src/engine/types";
 import type { Referee } from "../../../src/referee/referee";
 import type { WriteResult } from "../../../src/referee/types";
-import { chainField, gridField } from "./fixtures";
-import { commit, expectError, honestStep, joinInput, makeReferee, ok, retract, reveal, T0, unknownCellsOf } from "./helpers";
+import { chainField } from "./fixtures";
+import { commit, expectError, groupMates, honestStep, joinInput, makeReferee, ok, retract, reveal, T0, unknownCellsOf } from "./helpers";
 
 /**
  * Scoped conflicts (SPEC §4.9): a write conflicts only when one of its own cells changed (became
@@ -18,19 +18,6 @@ function conflictOf(ref: Referee, r: WriteResult): { tiles: number[]; cells: num
   return { tiles: e.tiles ?? [], cells: e.cells ?? [], message: e.message };
 }
 
-/** Two machines on a grid, played until their groups met: they share one frontier. */
-function groupMates(): { field: Field; ref: Referee; a: string; b: string } {
-  const field = gridField(4, 5, { givenEvery: 4 });
-  const ref = makeReferee(field);
-  const a = ok(ref, joinInput("m-a")).agent as string;
-  const b = ok(ref, joinInput("m-b")).agent as string;
-  for (let i = 0; i < 200 && (ref.groupOf(a) as string[]).length < 2; i++) {
-    honestStep(ref, field, a);
-    if ((ref.groupOf(a) as string[]).length < 2) honestStep(ref, field, b);
-  }
-  expect(ref.groupOf(a)).toEqual([a, b].sort());
-  return { field, ref, a, b };
-}
 
 describe("scoped conflicts (SPEC §4.9)", () => {
   it("group mates committing different cells of one tile from the same stale revision both go through", () => {

@@ -2,6 +2,8 @@ import type { Field } from "../../../src/engine/types";
 import { Referee } from "../../../src/referee/referee";
 import type { FieldRules, WriteInput, WriteResult } from "../../../src/referee/types";
 import type { ForcingOracleFactory } from "../../../src/referee/forcing";
+import { expect } from "vitest";
+import { gridField } from "./fixtures";
 
 export const T0 = 1_800_000_000_000;
 
@@ -88,4 +90,18 @@ export function playOut(ref: Referee, field: Field, agents: string[], maxSteps =
     if (!moved) return;
   }
   throw new Error("play did not finish");
+}
+
+/** Two machines on a grid, played until their groups met: they share one frontier. */
+export function groupMates(): { field: Field; ref: Referee; a: string; b: string } {
+  const field = gridField(4, 5, { givenEvery: 4 });
+  const ref = makeReferee(field);
+  const a = ok(ref, joinInput("m-a")).agent as string;
+  const b = ok(ref, joinInput("m-b")).agent as string;
+  for (let i = 0; i < 200 && (ref.groupOf(a) as string[]).length < 2; i++) {
+    honestStep(ref, field, a);
+    if ((ref.groupOf(a) as string[]).length < 2) honestStep(ref, field, b);
+  }
+  expect(ref.groupOf(a)).toEqual([a, b].sort());
+  return { field, ref, a, b };
 }

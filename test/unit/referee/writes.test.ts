@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WriteInput } from "../../../src/referee/types";
 import { chainField, gridField, scatterField } from "./fixtures";
-import { commit, expectError, honestStep, joinInput, makeReferee, ok, retract, reveal, T0, unknownCellsOf } from "./helpers";
+import { commit, expectError, groupMates, honestStep, joinInput, makeReferee, ok, retract, reveal, T0, unknownCellsOf } from "./helpers";
 
 describe("join (SPEC §4.1)", () => {
   it("seats sessions with spaces and non-ASCII (1..24 characters, counted as characters), and keeps tags as an object", () => {
@@ -211,16 +211,8 @@ describe("intents (SPEC §4.4)", () => {
 
 describe("retract (SPEC §4.6)", () => {
   it("withdraws own commits only; givens, solved tiles and others' cells stay", () => {
-    const field = gridField(4, 5, { givenEvery: 4 });
-    const ref = makeReferee(field);
-    const a = ok(ref, joinInput("m-a")).agent as string;
-    const b = ok(ref, joinInput("m-b")).agent as string;
-    // Play until the two groups meet, so both machines write in shared frontier tiles.
-    for (let i = 0; i < 200 && (ref.groupOf(a) as string[]).length < 2; i++) {
-      honestStep(ref, field, a);
-      if ((ref.groupOf(a) as string[]).length < 2) honestStep(ref, field, b);
-    }
-    expect(ref.groupOf(a)).toEqual([a, b].sort());
+    // Two groups that met, so both machines write in shared frontier tiles.
+    const { field, ref, a, b } = groupMates();
     const open = (ref.frontier(a) as number[])[0];
     if (ref.tileStatus(open)?.status === "hidden") expect(reveal(ref, a, open).ok).toBe(true);
     const [[ca, va], [cb, vb], [cc, vc]] = unknownCellsOf(ref, field, open);
