@@ -18,6 +18,7 @@ import { callToolStructured, connectClient, type McpClient } from "../../test/e2
 import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { flagOption, textOption } from "./bench-options";
+import { conflictCauses, formatConflictCauses, type ConflictCauses } from "./conflict-causes";
 
 const arg = textOption;
 
@@ -75,6 +76,9 @@ interface ScenarioResult {
   calls: number;
   writes: number;
   conflicts: number;
+  causes: ConflictCauses;
+  /** Tiles the agents solved (their summaries' sum): the work the calls bought. */
+  tiles: number;
   health: { n: number; p50: number; p99: number };
   tools: Map<string, { n: number; p50: number; p99: number }>;
   reasons: Record<string, number>;
@@ -113,6 +117,8 @@ async function scenario(label: string, base: string, host: McpClient, tap: WireT
     calls: calls.length,
     writes: writes.length,
     conflicts: writes.filter((c) => c.outcome.kind === "answered" && c.outcome.errorCode === "conflict").length,
+    causes: conflictCauses(calls, G),
+    tiles: summaries.reduce((n, s) => n + s.tiles, 0),
     health: summarise(healthSamples),
     tools: new Map([...byTool].map(([tool, samples]) => [tool, summarise(samples)])),
     reasons,
@@ -123,6 +129,9 @@ function report(r: ScenarioResult): void {
   const rate = r.writes === 0 ? 0 : r.conflicts / r.writes;
   console.log(`\n## ${r.label}: ${r.agents} agent(s) on ${r.fields} field(s) of G=${G}  (load ${load()})`);
   console.log(`${r.calls} tool calls in ${r.seconds.toFixed(1)} s = ${(r.calls / r.seconds).toFixed(1)} calls/s; writes ${r.writes}, conflicts ${r.conflicts} = ${(rate * 100).toFixed(1)} %; agents stopped: ${JSON.stringify(r.reasons)}`);
+  console.log(`tiles solved ${r.tiles}: ${(r.calls / Math.max(1, r.tiles)).toFixed(2)} calls per solved tile`);
+  console.log(`conflicts by cause (the write that changed what the refused write touched, and its author):`);
+  for (const line of formatConflictCauses(r.causes, r.writes)) console.log(line);
   console.log(`GET /api/health during the run (baseline): p50 ${fmt(r.health.p50)} ms, p99 ${fmt(r.health.p99)} ms (n=${r.health.n})`);
   console.log("| tool | n | p50 ms | p99 ms | p50 / health p50 |");
   console.log("|---|---|---|---|---|");
