@@ -46,6 +46,7 @@ interface CommitAnswer {
 
 interface RevealAnswer extends TileView {
   tile: number;
+  changed?: boolean;
   givens?: Array<[number, 0 | 1]>;
   seam?: Array<[number, 0 | 1]>;
   solved?: number[];
@@ -318,26 +319,18 @@ class AgentRun {
       const work = board.workTiles();
       const d = this.deducer.deduce(work);
       if (d.contradictions.length > 0) this.log(`warning: no solution agrees with the known cells of tiles ${d.contradictions.join(", ")}`);
-      const workIds = new Set(work.map((t) => t.id));
-      // A cell shared by several worked tiles is the lowest one's, so a seam is committed once.
-      const tileOfCell = (cell: number): number => Math.min(...board.tilesOf(cell).filter((t) => workIds.has(t)));
       const open = new Map<number, 0 | 1>();
       for (const [cell, v] of d.proven) if (!board.serverKnown.has(cell)) open.set(cell, v);
       const hidden = board.hiddenFrontier();
       const guessable = [...d.candidates].filter(([, sols]) => sols !== null && sols.length >= 2).map(([t]) => t);
-      if (n === 0) this.share.noteLook(new Set([...[...open.keys()].map(tileOfCell), ...hidden.map((t) => t.id), ...(open.size === 0 ? guessable : [])]));
-      const decided = new Map<number, boolean>();
-      const mine = (tile: number): boolean => {
-        let may = decided.get(tile);
-        if (may === undefined) decided.set(tile, (may = this.share.mayWork(tile)));
-        return may;
-      };
+      const share = this.share;
+      share.refresh();
+      if (n === 0) share.noteLook(new Set([...[...open.keys()].flatMap((c) => share.watchedFor(c)), ...hidden.map((t) => t.id), ...(open.size === 0 ? guessable : [])]));
+      const mine = (tile: number): boolean => !share.othersHold(tile);
 
-      // A cell also in a hidden frontier tile a group mate is about to reveal waits for that reveal:
-      // sent now, it would conflict with it (the tile's status changes, SPEC §4.9).
-      const hiddenIds = new Set(hidden.map((t) => t.id));
-      const awaitsReveal = (cell: number): boolean => board.tilesOf(cell).some((t) => hiddenIds.has(t) && !mine(t));
-      const myOpen = new Map([...open].filter(([cell]) => mine(tileOfCell(cell)) && !awaitsReveal(cell)));
+      // Only the cells of this agent's tiles, and none that a reveal by someone else is about to
+      // touch (share.ts): group mates and neighbouring groups prove the same cells.
+      const myOpen = new Map([...open].filter(([cell]) => share.mayCommit(cell)));
       if (myOpen.size > 0) {
         const ordered = orderForForcing(board, work, myOpen, this.rejectGuesses);
         if (ordered.length > 0) {
@@ -447,6 +440,8 @@ class AgentRun {
     if (!r.ok) return this.refused("reveal", r);
     this.stats.reveals++;
     const a = r.data;
+    // Revealed by this call (not a read of someone else's reveal): the tile is this agent's to work.
+    if (a.changed !== false) this.share.noteRevealed(tile);
     board.revision = Math.max(board.revision, a.revision);
     const view = board.upsertTile({ ...a, id: a.tile, status: "revealed" });
     view.status = "revealed";

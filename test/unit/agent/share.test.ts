@@ -9,8 +9,12 @@ import { WorkShare } from "../../../agent/share";
  */
 
 const G = 40;
-/** Tiles 0..9 side by side (4×4 each, sharing their edge columns); `solvers`: tile → who solved it. */
-function boardOf(me: string, agents: AgentView[], solvers: Record<number, string> = {}): Board {
+/**
+ * Tiles 0..9 side by side (4×4 each, sharing their edge columns: tile t covers x = 3t..3t+3);
+ * `solvers`: tile → who solved it; the others are `unsolved` (hidden: nobody revealed them yet)
+ * and on the agent's frontier.
+ */
+function boardOf(me: string, agents: AgentView[], solvers: Record<number, string> = {}, unsolved: "hidden" | "revealed" = "hidden"): Board {
   const board = new Board(me);
   board.G = G;
   for (let id = 0; id < 10; id++) {
@@ -22,12 +26,13 @@ function boardOf(me: string, agents: AgentView[], solvers: Record<number, string
       w: 4,
       h: 4,
       rects: [[0, 0, 4, 4]],
-      status: solver ? "solved" : "revealed",
+      status: solver ? "solved" : unsolved,
       agent: solver ?? null,
       neighbours: [id - 1, id + 1].filter((n) => n >= 0 && n < 10),
     });
   }
   board.agents = agents;
+  board.frontier = [...board.tiles.values()].filter((t) => t.status !== "solved").map((t) => t.id);
   return board;
 }
 
@@ -84,8 +89,103 @@ describe("reference agent: sharing the frontier", () => {
     expect(share.othersHaveWork()).toBe(false);
   });
 
-  it("works alone before any observation lists the group", () => {
-    const share = new WorkShare(boardOf("m-a/1", []));
-    for (let tile = 0; tile < 10; tile++) expect(share.mayWork(tile)).toBe(true);
+  it("works alone before any observation lists the group, revealed tiles included", () => {
+    for (const unsolved of ["hidden", "revealed"] as const) {
+      const share = new WorkShare(boardOf("m-a/1", [], {}, unsolved));
+      for (let tile = 0; tile < 10; tile++) expect(share.mayWork(tile)).toBe(true);
+    }
+  });
+});
+
+/** The cell at column x, row 1 (every tile covers rows 0..3). */
+const cellAt = (x: number): number => G + x;
+
+describe("reference agent: sharing where views differ", () => {
+  it("leaves a revealed tile to its revealer: the first of the order waits, as does another group", () => {
+    const ids = ["m-a/1", "m-b/1", "m-c/1"];
+    const tile = [1, 2, 3, 4, 5, 6, 7, 8].find((t) => new WorkShare(boardOf("m-a/1", group(ids))).place(t) === 0)!;
+    const first = new WorkShare(boardOf("m-a/1", group(ids), {}, "revealed"));
+    const revealer = new WorkShare(boardOf("m-c/1", group(ids), {}, "revealed"));
+    revealer.noteRevealed(tile);
+    expect(revealer.place(tile)).toBe(0);
+    expect(revealer.mayWork(tile)).toBe(true);
+    // The hash order's first did not reveal it: someone else did and is working it.
+    expect(first.place(tile)).toBe(1);
+    expect(first.mayWork(tile)).toBe(false);
+    expect(first.othersHold(tile)).toBe(true);
+
+    // Another group on the same tile whose view lists only itself (it has not seen the revealer's
+    // group yet) and puts this agent first: it waits too, instead of committing the cells the
+    // revealer is committing.
+    const strangers = group(["m-z/1", "m-y/1"]);
+    const its = [1, 2, 3, 4, 5, 6, 7, 8].find((t) => new WorkShare(boardOf("m-z/1", strangers)).place(t) === 0)!;
+    const stranger = new WorkShare(boardOf("m-z/1", strangers, {}, "revealed"));
+    expect(stranger.candidates(its)[0]).toBe("m-z/1");
+    expect(stranger.mayWork(its)).toBe(false);
+  });
+
+  it("takes a revealed tile over when it stays workable, so a departed revealer does not leave it undone", () => {
+    const ids = ["m-a/1", "m-b/1"];
+    const share = new WorkShare(boardOf("m-a/1", group(ids), {}, "revealed"));
+    const tile = 4;
+    const place = share.place(tile);
+    expect(place).toBeGreaterThan(0);
+    for (let look = 0; look < place * 6; look++) {
+      expect(share.mayWork(tile)).toBe(false);
+      expect(share.othersHaveWork()).toBe(look > 0);
+      share.noteLook([tile]);
+    }
+    expect(share.mayWork(tile)).toBe(true);
+  });
+
+  it("commits a seam cell for the lowest revealed tile holding it, whoever's frontier that is", () => {
+    const agents = [...group(["m-a/1"]), ...group(["m-b/1"])];
+    const seam = cellAt(6); // tiles 1 and 2
+    const inner = cellAt(8); // tile 2 only
+    // m-b revealed tile 2 and has only it on its frontier; m-a revealed tile 1 and has both.
+    const b = boardOf("m-b/1", agents, {}, "revealed");
+    b.frontier = [2];
+    const bShare = new WorkShare(b);
+    bShare.noteRevealed(2);
+    const a = boardOf("m-a/1", agents, {}, "revealed");
+    a.frontier = [1, 2];
+    const aShare = new WorkShare(a);
+    aShare.noteRevealed(1);
+    expect(aShare.cellTile(seam)).toBe(1);
+    expect(bShare.cellTile(seam)).toBe(1);
+    expect(aShare.mayCommit(seam)).toBe(true);
+    expect(bShare.mayCommit(seam)).toBe(false);
+    expect(bShare.mayCommit(inner)).toBe(true);
+    expect(aShare.mayCommit(inner)).toBe(false);
+  });
+
+  it("holds a cell that also lies in a hidden tile another group may reveal, for a few looks at most", () => {
+    // Tile 0 is solved by group m-z, so hidden tile 1 is on m-z's frontier, not on m-a's
+    // (whose frontier is tile 2, revealed by m-a). The seam of tiles 1 and 2 waits for m-z's reveal.
+    const agents = [...group(["m-z/1"]), ...group(["m-a/1"])];
+    const seam = cellAt(6);
+    const board = boardOf("m-a/1", agents, { 0: "m-z/1" });
+    board.upsertTile({ id: 2, x0: 6, y0: 0, w: 4, h: 4, rects: [[0, 0, 4, 4]], status: "revealed" });
+    board.frontier = [2];
+    const share = new WorkShare(board);
+    share.noteRevealed(2);
+    expect(share.mayCommit(cellAt(8))).toBe(true);
+    expect(share.mayCommit(seam)).toBe(false);
+    let looks = 0;
+    while (!share.mayCommit(seam)) {
+      expect(share.othersHaveWork() || looks === 0).toBe(true);
+      share.noteLook(share.watchedFor(seam));
+      looks++;
+      expect(looks).toBeLessThan(20);
+    }
+    expect(looks).toBe(6);
+
+    // Nobody else reaches tile 1 (tile 0 unsolved): nothing to wait for.
+    const alone = boardOf("m-a/1", agents);
+    alone.upsertTile({ id: 2, x0: 6, y0: 0, w: 4, h: 4, rects: [[0, 0, 4, 4]], status: "revealed" });
+    alone.frontier = [2];
+    const free = new WorkShare(alone);
+    free.noteRevealed(2);
+    expect(free.mayCommit(seam)).toBe(true);
   });
 });
