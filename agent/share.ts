@@ -101,8 +101,8 @@ export class WorkShare {
 
   /**
    * Whether another agent is expected to act on the tile first: work it (a frontier tile whose
-   * order puts someone first) or reveal it (a hidden tile off this agent's frontier that another
-   * group reaches: it solved a tile sharing cells with it, or it is another agent's seed).
+   * order puts someone first) or reveal it (a hidden tile off this agent's frontier that someone
+   * else reaches, `reachedByOthers`).
    * Someone else's hidden tile is waited for at most `LOOKS_PER_PLACE` looks.
    */
   othersHold(tile: number): boolean {
@@ -163,7 +163,11 @@ export class WorkShare {
     return this.board.agents.some((a) => a.id !== this.board.myAgent);
   }
 
-  /** Whether another group has the tile on its frontier, as far as this agent's view shows. */
+  /**
+   * Whether someone else has the tile on its frontier, or soon will, as far as this agent's view
+   * shows: another group solved a tile sharing cells with it, it is another agent's seed, or
+   * another group is working a revealed tile sharing cells with it (off this agent's frontier).
+   */
   private reachedByOthers(tile: number): boolean {
     const me = this.board.myAgent;
     const mine = this.myGroup();
@@ -172,6 +176,8 @@ export class WorkShare {
     for (const n of this.board.tile(tile)?.neighbours ?? []) {
       const t = this.board.tile(n);
       if (t?.status === "solved" && t.agent !== null && t.agent !== me && groupOf(t.agent) !== mine) return true;
+      // Someone else works a tile sharing cells with it: once that is solved, the tile is on their frontier.
+      if (t?.status === "revealed" && !this.board.frontier.includes(n)) return true;
     }
     return false;
   }

@@ -180,7 +180,17 @@ describe("reference agent: sharing where views differ", () => {
     }
     expect(looks).toBe(6);
 
-    // Nobody else reaches tile 1 (tile 0 unsolved): nothing to wait for.
+    // Tile 0 revealed off m-a's frontier: another group is working it, and once it is solved,
+    // tile 1 is on that group's frontier. The seam waits the same way.
+    const working = boardOf("m-a/1", agents, {}, "revealed");
+    working.upsertTile({ id: 1, x0: 3, y0: 0, w: 4, h: 4, rects: [[0, 0, 4, 4]], status: "hidden" });
+    working.frontier = [2];
+    const near = new WorkShare(working);
+    near.noteRevealed(2);
+    expect(working.tile(1)?.status).toBe("hidden");
+    expect(near.mayCommit(seam)).toBe(false);
+
+    // Nobody else reaches tile 1 (tile 0 hidden): nothing to wait for.
     const alone = boardOf("m-a/1", agents);
     alone.upsertTile({ id: 2, x0: 6, y0: 0, w: 4, h: 4, rects: [[0, 0, 4, 4]], status: "revealed" });
     alone.frontier = [2];
