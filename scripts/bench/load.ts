@@ -2,7 +2,8 @@
 // through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
 // For every scenario: tool calls/s, p50/p99 per tool (time to the whole answer, measured on the
 // wire under the agents), the conflict rate of writes, and GET /api/health p50 measured during the
-// same scenario as the baseline (plus once on the idle server). Then the in-process ceiling of one
+// same scenario as the baseline (plus once on the idle server), tiles solved and calls per solved tile,
+// and each conflict's cause (conflict-causes.ts). Then the in-process ceiling of one
 // field object (scripts/bench/ceiling/): writes/s with 16 writers and 48-cell commits, in workerd.
 //
 //   npm run bench:load                          # everything
