@@ -16,13 +16,13 @@
  * (wrangler and workerd) and the benchmark itself used, the server's CPU per event, and the load
  * average: on a shared machine the rate follows the CPU the server gets.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { generateField, type Field } from "../../src/engine";
 import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { flagOption, numberOption, textOption } from "./bench-options";
+import { cpuSince, groupCpu } from "./process-cpu";
 
 const arg = numberOption;
 const SPECTATORS = arg("spectators", 500);
@@ -56,33 +56,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const answeredAt = new Map<number, number>();
 /** How long each write call took, as its writer saw it (ms), for the current phase. */
 let writeLatencies: number[] = [];
-
-/** CPU seconds used so far by the processes of a process group, by command name (Linux /proc). */
-function groupCpu(pgid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  if (!pgid) return out;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue;
-      // utime and stime, in clock ticks (100 per second on Linux).
-      const key = PER_PROCESS ? `${name}#${entry}` : name;
-      out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return out;
-}
-
-function cpuSince(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [name, s] of after) out[name] = s - (before.get(name) ?? 0);
-  return out;
-}
 
 /** One agent committing the true values of its frontier tiles, a few cells per write, at its share of the rate. */
 async function writer(base: string, gameId: string, field: Field, index: number, stop: () => boolean): Promise<number> {
@@ -228,7 +201,7 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
   const listeners = await startSpectators(base, gameId, from, spectators);
   await sleep(500);
   writeLatencies = [];
-  const cpuBefore = groupCpu(serverPid);
+  const cpuBefore = groupCpu(serverPid, PER_PROCESS);
   const clientBefore = process.cpuUsage();
   const start = performance.now();
   let stopped = false;
@@ -236,7 +209,7 @@ async function phase(base: string, gameId: string, field: Field, spectators: num
   await Promise.all(Array.from({ length: WRITERS }, (_, i) => writer(base, gameId, field, i, () => stopped || performance.now() > stopAt)));
   stopped = true;
   const seconds = (performance.now() - start) / 1000;
-  const serverCpu = cpuSince(cpuBefore, groupCpu(serverPid));
+  const serverCpu = cpuSince(cpuBefore, groupCpu(serverPid, PER_PROCESS));
   const client = process.cpuUsage(clientBefore);
   const load = loadavg().map((l) => l.toFixed(2)).join(", ");
   const writes = [...writeLatencies].sort((a, b) => a - b);

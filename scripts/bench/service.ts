@@ -1,6 +1,8 @@
 // Latency of the play tools over the real /mcp endpoint of `wrangler dev` (workerd, persisted
 // SQLite storage): p50/p99 of `commit` and `observe` tool calls, against GET /api/health measured
-// in the same run as the baseline (the cost of one HTTP round trip to the Worker).
+// in the same run as the baseline (the cost of one HTTP round trip to the Worker). Beside the
+// latency, the CPU workerd spent per timed call (its process CPU read around each call, summed:
+// the clock ticks are 10 ms, so only the sum over many calls means anything) and the load average.
 //
 //   npm run bench:service                # default: scatter G=100, 300 calls each
 //   npm run bench:service -- --calls 500 --G 200
@@ -8,7 +10,9 @@ import { generateField, type FieldParams } from "../../src/engine";
 import { mintToken, newMachine } from "../../test/e2e/harness/identity";
 import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { loadavg } from "node:os";
 import { numberOption } from "./bench-options";
+import { groupPids, processCpu } from "./process-cpu";
 
 const arg = numberOption;
 
@@ -21,15 +25,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function stats(samples: number[]): { p50: number; p99: number; mean: number; n: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(s, 50), p99: percentile(s, 99), mean: s.reduce((a, b) => a + b, 0) / s.length, n: s.length };
+/** One kind of call's wall times (ms) and the workerd CPU seconds spent during them. */
+interface Samples {
+  ms: number[];
+  cpuS: number;
 }
 
-async function timed<T>(samples: number[], run: () => Promise<T>): Promise<T> {
+const newSamples = (): Samples => ({ ms: [], cpuS: 0 });
+
+function stats(samples: Samples): { p50: number; p99: number; mean: number; n: number; cpuMs: number } {
+  const s = [...samples.ms].sort((a, b) => a - b);
+  const n = s.length;
+  return { p50: percentile(s, 50), p99: percentile(s, 99), mean: s.reduce((a, b) => a + b, 0) / n, n, cpuMs: (1000 * samples.cpuS) / n };
+}
+
+/** The server's workerd processes, whose CPU is read around each timed call. */
+let workerd: number[] = [];
+
+async function timed<T>(samples: Samples | null, run: () => Promise<T>): Promise<T> {
+  const cpu0 = processCpu(workerd);
   const t0 = performance.now();
   const out = await run();
-  samples.push(performance.now() - t0);
+  const ms = performance.now() - t0;
+  if (samples) {
+    samples.ms.push(ms);
+    samples.cpuS += processCpu(workerd) - cpu0;
+  }
   return out;
 }
 
@@ -44,6 +65,7 @@ async function main(): Promise<void> {
   const server = await startDevServer({ vars: { MOSAIC_DEV: "0" } });
   try {
     const base = server.baseUrl;
+    workerd = groupPids(server.pid, "workerd");
     const machine = newMachine();
     const token = await mintToken(base, machine);
     const client: McpClient = await connectClient(base, { flavour: "v2-modern", headers: { Authorization: `Bearer ${token}` } });
@@ -89,33 +111,33 @@ async function main(): Promise<void> {
       }
     };
 
-    const commitMs: number[] = [];
-    const observeMs: number[] = [];
-    const healthMs: number[] = [];
-    const listMs: number[] = [];
+    const commitMs = newSamples();
+    const observeMs = newSamples();
+    const healthMs = newSamples();
+    const listMs = newSamples();
     for (let i = 0; i < CALLS + WARMUP; i++) {
       if (queue.length === 0) await refill();
       const job = queue.shift();
       if (!job) break;
-      const samples = i < WARMUP ? [] : commitMs;
+      const samples = i < WARMUP ? null : commitMs;
       const r = await timed(samples, () =>
         callToolStructured<{ revision: number }>(client, "commit", { game_id: gameId, agent: job.agent, expected_revision: revision, cells: job.cells, intent: "bench commit" }),
       );
       revision = r.revision;
     }
     for (let i = 0; i < CALLS + WARMUP; i++) {
-      const samples = i < WARMUP ? [] : observeMs;
+      const samples = i < WARMUP ? null : observeMs;
       await timed(samples, () => callToolStructured(client, "observe", { game_id: gameId, agent: agents[i % agents.length] }));
     }
     for (let i = 0; i < CALLS + WARMUP; i++) {
-      const samples = i < WARMUP ? [] : healthMs;
+      const samples = i < WARMUP ? null : healthMs;
       await timed(samples, async () => {
         const res = await fetch(`${base}/api/health`);
         await res.arrayBuffer();
       });
     }
     for (let i = 0; i < CALLS + WARMUP; i++) {
-      await timed(i < WARMUP ? [] : listMs, () => callToolStructured(client, "list_games"));
+      await timed(i < WARMUP ? null : listMs, () => callToolStructured(client, "list_games"));
     }
     await client.close();
 
@@ -127,11 +149,12 @@ async function main(): Promise<void> {
       ["list_games (MCP + registry, no field)", stats(listMs)],
     ] as const;
     console.log(`service latency over /mcp — wrangler dev (workerd), scatter G=${G} (${field.tiles.length} tiles, generated in ${generationS.toFixed(1)} s), ${CALLS} timed calls each after ${WARMUP} warm-up`);
-    console.log("| call | n | p50 ms | p99 ms | mean ms | p50 / health p50 |");
-    console.log("|---|---|---|---|---|---|");
+    console.log("| call | n | p50 ms | p99 ms | mean ms | p50 / health p50 | workerd CPU ms per call |");
+    console.log("|---|---|---|---|---|---|---|");
     for (const [name, s] of rows) {
-      console.log(`| ${name} | ${s.n} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.mean.toFixed(2)} | ${(s.p50 / health.p50).toFixed(1)}× |`);
+      console.log(`| ${name} | ${s.n} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.mean.toFixed(2)} | ${(s.p50 / health.p50).toFixed(1)}× | ${s.cpuMs.toFixed(2)} |`);
     }
+    console.log(`workerd processes: ${workerd.length}; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   } finally {
     await server.stop();
   }

@@ -4,17 +4,20 @@ import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const COMMIT_TOOL = {
+  title: "Commit cells",
+  description:
+    "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Needs expected_revision. Rules: mosaic://rules.",
+  inputSchema: published(commitArgs),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
 /** `commit` (SPEC §4.4): cell values judged in order against the hidden solution. */
 export function registerCommit(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "commit",
-    {
-      title: "Commit cells",
-      description:
-        "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: published(commitArgs),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    },
+    COMMIT_TOOL,
     (args) =>
       playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
         const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);

@@ -12,20 +12,23 @@ import { published } from "./published-schema";
 const DEV_MACHINE = "m-0000000000000000";
 const MACHINE_RE = /^m-[0-9a-f]{16}$/;
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const JOIN_TOOL = {
+  title: "Join a field",
+  description:
+    "Seat an agent (<machine_id>/<session>) on a playing field and get a hidden seed tile. Identity: send 'Authorization: Bearer msc_…' " +
+    "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes).\n\n" +
+    RULES_CORE +
+    "More (transport, public log, verifiability): mosaic://rules.",
+  inputSchema: published(joinArgs),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+};
+
 /** `join` (SPEC §4.1, §8): seats an agent after proving its machine; the description carries the rules. */
 export function registerJoin(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "join",
-    {
-      title: "Join a field",
-      description:
-        "Seat an agent (<machine_id>/<session>) on a playing field and get a hidden seed tile. Identity: send 'Authorization: Bearer msc_…' " +
-        "(mint at POST /api/keys/auth, see /identity), or pass machine_id, public_key and proof (then use the returned agent_secret on writes).\n\n" +
-        RULES_CORE +
-        "More (transport, public log, verifiability): mosaic://rules.",
-      inputSchema: published(joinArgs),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
+    JOIN_TOOL,
     async (args) => {
       const who = await proveMachine(ctx, args);
       if (!who.ok) return toolError(who.code, who.message);

@@ -8,17 +8,20 @@ import { published } from "./published-schema";
 /** How many games the text summary names; the structured answer always has them all. */
 const SUMMARY_GAMES = 5;
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const LIST_GAMES_TOOL = {
+  title: "List games",
+  description:
+    "Fields, newest first: game_id, status, revision, G, tiles, grown, fog, agents (first 100 ids), agents_total, error (if failed). Rules: mosaic://rules.",
+  inputSchema: published(z.object({})),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
 /** `list_games` (SPEC §6): the fields on this server, newest first. */
 export function registerListGames(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "list_games",
-    {
-      title: "List games",
-      description:
-        "Fields, newest first: game_id, status, revision, G, tiles, grown, fog, agents (first 100 ids), agents_total, error (if failed). Rules: mosaic://rules.",
-      inputSchema: published(z.object({})),
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
+    LIST_GAMES_TOOL,
     async () => {
       const games = await listGames(ctx.env);
       return toolOk(summarise(games), { games });

@@ -4,17 +4,20 @@ import { answer, callField, fieldStub, healthText, plural, readerMachine } from 
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const OBSERVE_TOOL = {
+  title: "Observe a field",
+  description:
+    "Read-only view under observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= 120; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.",
+  inputSchema: published(observeArgs),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
 /** `observe` (SPEC §4.7): read-only; on a generating field, its status and elapsed seconds. */
 export function registerObserve(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "observe",
-    {
-      title: "Observe a field",
-      description:
-        "Read-only view under observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= 120; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.",
-      inputSchema: published(observeArgs),
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
+    OBSERVE_TOOL,
     async (args) => {
       // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
       // looked up whenever a token is sent; spectators send none and pay nothing.

@@ -4,17 +4,20 @@ import { playWrite } from "./play-common";
 import { retractArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const RETRACT_TOOL = {
+  title: "Retract cells",
+  description:
+    "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Needs expected_revision. Rules: mosaic://rules.",
+  inputSchema: published(retractArgs),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+};
+
 /** `retract` (SPEC §4.6): withdraws cells the caller's machine committed. */
 export function registerRetract(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "retract",
-    {
-      title: "Retract cells",
-      description:
-        "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: published(retractArgs),
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    },
+    RETRACT_TOOL,
     (args) =>
       playWrite(ctx, args, { type: "retract", cells: args.cells }, (a) => {
         const retracted = Array.isArray(a.retracted) ? a.retracted.length : 0;

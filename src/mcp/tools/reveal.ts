@@ -4,17 +4,20 @@ import { listIds, playWrite } from "./play-common";
 import { revealArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const REVEAL_TOOL = {
+  title: "Reveal a tile",
+  description:
+    "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
+  inputSchema: published(revealArgs),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
 /** `reveal` (SPEC §4.3): discloses a hidden tile on the caller's frontier. */
 export function registerReveal(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "reveal",
-    {
-      title: "Reveal a tile",
-      description:
-        "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
-      inputSchema: published(revealArgs),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    },
+    REVEAL_TOOL,
     (args) =>
       playWrite(ctx, args, { type: "reveal", tile: args.tile }, (a) => {
         const givens = Array.isArray(a.givens) ? a.givens.length : 0;

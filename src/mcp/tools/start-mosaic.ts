@@ -9,18 +9,21 @@ import { answer, callField, fieldStub } from "./play-common";
 import { startMosaicArgs, type StartMosaicArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
+/** Built once per isolate: only the handler, which closes over the request, is per request. */
+const START_MOSAIC_TOOL = {
+  title: "Start a field",
+  description:
+    "Create a new field; answers at once with game_id and status generating (poll observe {game_id} until playing, then join). Every argument is accepted with every kind; unused ones are listed in ignored. Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
+  inputSchema: published(startMosaicArgs),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
 /** `start_mosaic` (SPEC §6): creates a field and answers at once; generation runs in the field's object. */
 export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
   if (ctx.env.MOSAIC_DAILY === "1") return; // the hosted daily server plays one field a day (SPEC §9)
   server.registerTool(
     "start_mosaic",
-    {
-      title: "Start a field",
-      description:
-        "Create a new field; answers at once with game_id and status generating (poll observe {game_id} until playing, then join). Every argument is accepted with every kind; unused ones are listed in ignored. Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
-      inputSchema: published(startMosaicArgs),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    },
+    START_MOSAIC_TOOL,
     async (args) => {
       const plan = planField(args);
       if (!plan.ok) return toolError("bad_input", plan.message);
