@@ -27,7 +27,9 @@ const INSTRUCTIONS =
 
 /**
  * A fresh MCP server for one HTTP request. A stateless transport cannot be reused, and building
- * per request lets every tool close over that request's context (env, harness, waitUntil).
+ * per request lets every tool close over that request's context (env, harness, waitUntil). What
+ * does not depend on the request (each tool's definition and its JSON Schema) is built once per
+ * isolate in the tool modules, so a request pays only for the registrations.
  */
 export function buildServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
