@@ -85,6 +85,22 @@ describe("body guard over HTTP", () => {
     });
   }
 
+  // The dev routes (this server runs in development mode) carry limits of their own: a day's
+  // import parts are megabytes, the open/close bodies a date and a few numbers.
+  it("/api/dev/import: a part far past the API's 16 KiB limit is read and judged by the import", async () => {
+    const part = { kind: "tiles", tiles: [], hashes: [], pad: "x".repeat(256 * 1024) };
+    const res = await fetch(`${base().origin}/api/dev/import/body-limit-${Date.now()}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(part) });
+    const body = (await res.json()) as { error?: { code: string; message: string } };
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    expect(body.error).toEqual({ code: "bad_input", message: "begin an import first" });
+  });
+
+  it("/api/dev/day/open: a body over its 4,096 bytes gets 413", async () => {
+    const res = await fetch(`${base().origin}/api/dev/day/open`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(5000) }) });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("too_large");
+  });
+
   it("a small body streamed in chunks still reaches /mcp", async () => {
     const url = base();
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
