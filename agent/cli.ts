@@ -23,6 +23,7 @@ const USAGE = `usage: npm run agent -- --url URL [--game ID | --new KIND [G]] [o
   --expand open|meet   reveal toward open space (default) or toward other agents
   --timeout SECONDS    per call (30)      --idle SECONDS   watch an empty frontier (20)
   --max-seconds S      whole run (3600)   --wait SECONDS   wait for generation (600)
+  --turn SECONDS       pause before each call, a model's pace (0)
   --quiet              only the summary line      --json   the summary as JSON, nothing else
   --help`;
 
@@ -91,6 +92,12 @@ export function parseArgs(argv: string[]): { options: AgentOptions; quiet: boole
         break;
       }
       case "--timeout": o.timeoutMs = number(flag, value()) * 1000; break;
+      case "--turn": {
+        const seconds = number(flag, value());
+        if (seconds < 0) fail("--turn takes seconds >= 0");
+        o.turnMs = seconds * 1000;
+        break;
+      }
       case "--idle": o.idleSeconds = number(flag, value()); break;
       case "--max-seconds": o.maxSeconds = number(flag, value()); break;
       case "--wait": o.generationSeconds = number(flag, value()); break;

@@ -36,6 +36,11 @@ export interface AgentOptions {
   expand?: ExpandPolicy;
   /** Per call (default 30 s). */
   timeoutMs?: number;
+  /**
+   * A pause before each tool call, in milliseconds (default 0): the turn a model takes to read an
+   * answer and choose its next call. Load benchmarks set it to play at a model's pace.
+   */
+  turnMs?: number;
   /** Waiting for a generating field (default 600 s). */
   generationSeconds?: number;
   /** How long to keep watching with nothing to do (empty frontier, waiting for growth or a merge; default 20 s). */

@@ -1,7 +1,13 @@
 // Load benchmark (issue 11): N reference agents (`npm run agent`'s playAgent) on one G=100 field
 // through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
-// For every scenario: tool calls/s, p50/p99 per tool (time to the whole answer, measured on the
-// wire under the agents), the conflict rate of writes, and GET /api/health p50 measured during the
+// Every scenario runs twice: at a model's pace (each agent pauses TURN ms before each call, the turn
+// a model takes to read an answer and choose its next call: the latency target is judged there,
+// where the server is not driven past what it can serve), then flat out (no pause: every agent
+// calls again the moment it has its answer, so the server runs at its capacity and each call
+// queues behind the others: calls/s and the queueing are reported). For every run: tool calls/s,
+// p50/p99 per tool (time to the whole answer, measured on the wire under the agents), the
+// conflict rate of writes, CPU seconds of the agents and of each server process, and GET
+// /api/health p50 measured during the
 // same scenario as the baseline (plus once on the idle server), tiles solved and calls per solved tile,
 // and each conflict's cause (conflict-causes.ts). Then the in-process ceiling of one
 // field object (scripts/bench/ceiling/): writes/s with 16 writers and 48-cell commits, in workerd.
@@ -9,6 +15,7 @@
 //   npm run bench:load                          # everything
 //   npm run bench:load -- --agents 1,4,16       # some scenarios (--fields 0 skips the 4-field one)
 //   npm run bench:load -- --no-ceiling          # only the wrangler dev scenarios
+//   npm run bench:load -- --turns 1000          # only the paced runs (--turns 0: only flat out)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -19,6 +26,7 @@ import { callToolStructured, connectClient, type McpClient } from "../../test/e2
 import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { flagOption, textOption } from "./bench-options";
+import { cpuSince, groupCpu } from "./process-cpu";
 import { conflictCauses, formatConflictCauses, type ConflictCauses } from "./conflict-causes";
 
 const arg = textOption;
@@ -28,6 +36,8 @@ const MULTI_FIELDS = Number(arg("fields") ?? 4);
 const MULTI_AGENTS = Number(arg("per-field") ?? 16);
 const G = Number(arg("G") ?? 100);
 const CEILING = !flagOption("no-ceiling");
+/** Pauses before each call, in ms: a fast model's turn (1 s), then none. */
+const TURNS = (arg("turns") ?? "1000,0").split(",").map(Number).filter((n) => n >= 0);
 const TARGET_CONFLICTS = 0.05;
 const TARGET_RATIO = 1.5;
 const TARGET_WRITES_PER_S = 500;
@@ -44,6 +54,7 @@ function summarise(samples: number[]): { n: number; p50: number; p99: number } {
   return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99) };
 }
 
+const pace = (turnMs: number) => (turnMs > 0 ? `a ${turnMs} ms turn before each call` : "flat out");
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : "-");
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
@@ -71,6 +82,8 @@ async function startField(client: McpClient, seed: string): Promise<string> {
 
 interface ScenarioResult {
   label: string;
+  /** The agents' pause before each call (0: flat out). */
+  turnMs: number;
   agents: number;
   fields: number;
   seconds: number;
@@ -83,24 +96,29 @@ interface ScenarioResult {
   health: { n: number; p50: number; p99: number };
   tools: Map<string, { n: number; p50: number; p99: number }>;
   reasons: Record<string, number>;
+  /** CPU seconds over the run: this process (the agents and the prober) and each server process. */
+  cpu: { agents: number; server: Record<string, number> };
 }
 
-async function scenario(label: string, base: string, host: McpClient, tap: WireTap, rawFetch: typeof fetch, fields: number, perField: number, keys: string): Promise<ScenarioResult> {
+async function scenario(label: string, turnMs: number, serverPid: number, base: string, host: McpClient, tap: WireTap, rawFetch: typeof fetch, fields: number, perField: number, keys: string): Promise<ScenarioResult> {
   const games: string[] = [];
-  for (let f = 0; f < fields; f++) games.push(await startField(host, `bench-load-${label}-${f}`));
+  for (let f = 0; f < fields; f++) games.push(await startField(host, `bench-load-${label}-${turnMs}-${f}`));
   const first = tap.calls.length;
   const healthSamples: number[] = [];
   let done = false;
   const prober = probeHealth(base, rawFetch, () => done, healthSamples);
   const t0 = performance.now();
+  const cpu0 = { agents: process.cpuUsage(), server: groupCpu(serverPid) };
   const runs: Array<Promise<AgentSummary>> = [];
   for (const [f, game] of games.entries()) {
     for (let i = 0; i < perField; i++) {
-      runs.push(playAgent({ url: base, game, identityFile: join(keys, `${label}-${f}-${i}.json`), name: `bench ${i}`, model: "reference", idleSeconds: 5, maxSeconds: 900 }));
+      runs.push(playAgent({ url: base, game, identityFile: join(keys, `${label}-${turnMs}-${f}-${i}.json`), name: `bench ${i}`, model: "reference", turnMs, idleSeconds: 5 + turnMs / 1000, maxSeconds: 1800 }));
     }
   }
   const summaries = await Promise.all(runs);
   const seconds = (performance.now() - t0) / 1000;
+  const agentsCpu = process.cpuUsage(cpu0.agents);
+  const cpu = { agents: (agentsCpu.user + agentsCpu.system) / 1e6, server: cpuSince(cpu0.server, groupCpu(serverPid)) };
   done = true;
   await prober;
   await tap.settle();
@@ -112,6 +130,7 @@ async function scenario(label: string, base: string, host: McpClient, tap: WireT
   for (const s of summaries) reasons[s.reason] = (reasons[s.reason] ?? 0) + 1;
   return {
     label,
+    turnMs,
     agents: fields * perField,
     fields,
     seconds,
@@ -123,13 +142,16 @@ async function scenario(label: string, base: string, host: McpClient, tap: WireT
     health: summarise(healthSamples),
     tools: new Map([...byTool].map(([tool, samples]) => [tool, summarise(samples)])),
     reasons,
+    cpu,
   };
 }
 
 function report(r: ScenarioResult): void {
   const rate = r.writes === 0 ? 0 : r.conflicts / r.writes;
-  console.log(`\n## ${r.label}: ${r.agents} agent(s) on ${r.fields} field(s) of G=${G}  (load ${load()})`);
+  console.log(`\n## ${r.label}, ${pace(r.turnMs)}: ${r.agents} agent(s) on ${r.fields} field(s) of G=${G}  (load ${load()})`);
   console.log(`${r.calls} tool calls in ${r.seconds.toFixed(1)} s = ${(r.calls / r.seconds).toFixed(1)} calls/s; writes ${r.writes}, conflicts ${r.conflicts} = ${(rate * 100).toFixed(1)} %; agents stopped: ${JSON.stringify(r.reasons)}`);
+  const server = Object.entries(r.cpu.server).filter(([, s]) => s >= 0.05).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(", ");
+  console.log(`CPU over the ${r.seconds.toFixed(1)} s (${cpus().length} cores: ${(cpus().length * r.seconds).toFixed(1)} s): agents and prober ${r.cpu.agents.toFixed(1)} s; wrangler dev: ${server}`);
   console.log(`tiles solved ${r.tiles}: ${(r.calls / Math.max(1, r.tiles)).toFixed(2)} calls per solved tile`);
   console.log(`conflicts by cause (the write that changed what the refused write touched, and its author):`);
   for (const line of formatConflictCauses(r.causes, r.writes)) console.log(line);
@@ -173,15 +195,17 @@ async function main(): Promise<void> {
     }
     const idleHealth = summarise(idle);
     console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
-    for (const n of AGENT_COUNTS) {
-      const r = await scenario(`one field, ${n} agents`, base, host, tap, rawFetch, 1, n, keys);
-      results.push(r);
-      report(r);
-    }
-    if (MULTI_FIELDS > 0) {
-      const r = await scenario(`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, base, host, tap, rawFetch, MULTI_FIELDS, MULTI_AGENTS, keys);
-      results.push(r);
-      report(r);
+    for (const turnMs of TURNS) {
+      for (const n of AGENT_COUNTS) {
+        const r = await scenario(`one field, ${n} agents`, turnMs, server.pid, base, host, tap, rawFetch, 1, n, keys);
+        results.push(r);
+        report(r);
+      }
+      if (MULTI_FIELDS > 0) {
+        const r = await scenario(`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, turnMs, server.pid, base, host, tap, rawFetch, MULTI_FIELDS, MULTI_AGENTS, keys);
+        results.push(r);
+        report(r);
+      }
     }
     await host.close();
   } finally {
@@ -198,7 +222,8 @@ async function main(): Promise<void> {
     const worst = play.reduce((a, b) => (b[1].p50 > a[1].p50 ? b : a));
     const ratio = worst[1].p50 / r.health.p50;
     const conflictNote = r.agents === 16 && r.fields === 1 ? ` (target ≤ ${TARGET_CONFLICTS * 100} %: ${rate <= TARGET_CONFLICTS ? "met" : "NOT met"})` : "";
-    console.log(`${r.label}: conflicts ${(rate * 100).toFixed(1)} %${conflictNote}; slowest play tool p50 ${worst[0]} ${fmt(worst[1].p50)} ms = ${ratio.toFixed(2)}× health p50 ${fmt(r.health.p50)} ms of the same run (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? "met" : "NOT met"})`);
+    const verdict = r.turnMs > 0 ? `target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? "met" : "NOT met"}` : `at capacity, ${(r.calls / r.seconds).toFixed(0)} calls/s: every call queues behind the others`;
+    console.log(`${r.label}, ${pace(r.turnMs)}: conflicts ${(rate * 100).toFixed(1)} %${conflictNote}; slowest play tool p50 ${worst[0]} ${fmt(worst[1].p50)} ms = ${ratio.toFixed(2)}× health p50 ${fmt(r.health.p50)} ms of the same run (${verdict})`);
   }
   if (CEILING) {
     console.log(`\n## Ceiling of one field object in process (workerd through the vitest plugin; load ${load()})`);

@@ -82,6 +82,14 @@ describe("npm run agent", () => {
     expect(summary.call_ms.p50).toBeGreaterThan(0);
     expect(summary.call_ms.max).toBeGreaterThanOrEqual(summary.call_ms.p95);
     expect((JSON.parse(readFileSync(file, "utf8")) as { tokens: Record<string, string> }).tokens[new URL(base).origin]).toBe(token);
+
+    // At a model's pace: --turn pauses before every call, so the run lasts at least calls × turn.
+    const paced = runAgent(["--game", gameId, "--json", "--identity", file, "--turn", "0.4"]);
+    expect(paced.status, paced.stderr).toBe(0);
+    const pacedSummary = JSON.parse(paced.stdout) as AgentSummary;
+    expect(pacedSummary.reason).toBe("solved");
+    expect(pacedSummary.calls).toBeGreaterThan(0);
+    expect(pacedSummary.seconds).toBeGreaterThanOrEqual(pacedSummary.calls * 0.4);
   });
 
   it("creates its key file where the identity CLI would, refuses bad arguments, and stops on its time limit", async () => {
@@ -89,6 +97,9 @@ describe("npm run agent", () => {
     const bad = runAgent(["--new", "hexagon"], { MOSAIC_CONFIG_HOME: cfg });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--new takes scatter, grid or field");
+    const negative = runAgent(["--turn", "-1"], { MOSAIC_CONFIG_HOME: cfg });
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toContain("--turn takes seconds >= 0");
 
     // A field the agent cannot finish in the limit however fast the machine (one agent solves a
     // G = 100 scatter in ~3.5 s on a quiet machine; this one has 2.5× the cells).
