@@ -1,16 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { inWorkerd } from "../workerd-config";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-
-// The in-process ceiling of one field object (npm run bench:load runs it): the Worker's own
-// wrangler.toml in workerd through the vitest plugin; not part of `npm test`.
-export default defineConfig({
-  root,
-  plugins: [cloudflareTest({ wrangler: { configPath: `${root}wrangler.toml` } })],
-  test: {
-    include: ["scripts/bench/ceiling/*.bench-run.ts"],
-    testTimeout: 900_000,
-  },
-});
+// The in-process ceiling of one field object (npm run bench:load runs it).
+export default inWorkerd("scripts/bench/ceiling/*.bench-run.ts");

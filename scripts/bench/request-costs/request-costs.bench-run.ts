@@ -1,0 +1,132 @@
+// What one request costs inside workerd, piece by piece, with no local proxy in front (the
+// Worker's own app and objects through the vitest plugin): GET /api/health as the baseline, then
+// /mcp calls through the whole app, the MCP SDK's dispatch alone, one Durable Object RPC, and the
+// per-call work of our own code (argument validation, chaining an event). It explains the load
+// benchmark's latency ratio: which part of a tool call's cost is ours and which is the runtime's.
+// Not a test of anything: it measures and prints one table.
+//
+//   npm run bench:requests
+import { env } from "cloudflare:workers";
+import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { it } from "vitest";
+import { generateField } from "../../../src/engine";
+import { chainEvent } from "../../../src/game/chain";
+import type { FieldObject, Outcome } from "../../../src/game/field-object";
+import { createApp } from "../../../src/http/app";
+import { serveMcp } from "../../../src/mcp/handler";
+import { commitArgs } from "../../../src/mcp/tools/play-schemas";
+import type { RefereeEvent } from "../../../src/referee/types";
+
+const ROUNDS = 3;
+const ITERATIONS = 400;
+const ORIGIN = "http://localhost:8787";
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
+
+type Api = Pick<FieldObject, "create" | "status">;
+
+/** workerd advances its clock only between I/O events: a timer before and after brackets the loop. */
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
+
+/** Mean milliseconds per run of `op`, the best of ROUNDS rounds (the least disturbed by the machine). */
+async function measure(op: () => unknown): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < ROUNDS; round++) {
+    await tick();
+    const t0 = performance.now();
+    for (let i = 0; i < ITERATIONS; i++) await op();
+    await tick();
+    best = Math.min(best, (performance.now() - t0 - 1) / ITERATIONS);
+  }
+  return best;
+}
+
+function mcpRequest(method: string, params: Record<string, unknown>): { request: Request; message: Record<string, unknown> } {
+  const message = { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
+  if (method === "tools/call") headers["mcp-name"] = String(params.name);
+  return { request: new Request(`${ORIGIN}/mcp`, { method: "POST", headers, body: JSON.stringify(message) }), message };
+}
+
+/** An SDK server with nothing of ours in it: one tool that answers "ok". */
+function bareServer(): McpServer {
+  const server = new McpServer({ name: "bare", version: "1" }, { capabilities: { tools: {} } });
+  server.registerTool("tiny", { description: "answers ok" }, async () => ({ content: [{ type: "text", text: "ok" }] }));
+  return server;
+}
+
+function ok(outcome: Outcome): void {
+  if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
+}
+
+it("one request inside workerd, piece by piece", async () => {
+  const app = createApp();
+  const throughApp = async (request: Request): Promise<string> => {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(request, env, ctx);
+    const text = await response.text();
+    await waitOnExecutionContext(ctx);
+    return text;
+  };
+  const mcp = (method: string, params: Record<string, unknown> = {}) => () => throughApp(mcpRequest(method, params).request);
+
+  // A real G = 100 field to observe and to build a real commit event from.
+  const gameId = "request-costs";
+  const seed = "bench-request-costs";
+  const stub = env.FIELDS.getByName(gameId) as unknown as Api;
+  ok(await stub.create({ gameId, params: { kind: "scatter", G: 100 }, rules: { guess: "accept", depth: 0, fog: false }, G: 100, seed }));
+  await runDurableObjectAlarm(env.FIELDS.getByName(gameId));
+  while ((await stub.status()).status === "generating") await new Promise((r) => setTimeout(r, 100));
+  const field = await generateField({ kind: "scatter", G: 100, seed });
+  const cells = field.tiles[0].cellIds.slice(0, 48).map((c) => [c, field.solution[c]] as [number, 0 | 1]);
+  const event: RefereeEvent = {
+    rev: 7,
+    type: "commit",
+    at: 1_796_000_000_000,
+    agent: "m-0123456789abcdef/1",
+    intent: "proven: 48 cells of tile 0 agree in every solution left",
+    cells: cells.map(([c]) => c),
+    accepted: cells.map(([id, v]) => ({ id, v, class: "forced", rule: "run" })),
+    rejected: [],
+    solved: [],
+  };
+  const args = { game_id: gameId, agent: "m-0123456789abcdef/1", expected_revision: 7, cells, intent: "bench" };
+
+  const health = await measure(() => throughApp(new Request(`${ORIGIN}/api/health`)));
+  const rows: Array<[string, number]> = [
+    ["GET /api/health, the whole app (baseline)", health],
+    ["tools/list, the whole app", await measure(mcp("tools/list"))],
+    ["tools/call list_games, the whole app (one registry RPC)", await measure(mcp("tools/call", { name: "list_games", arguments: {} }))],
+    ["tools/call observe 1×1 rect, the whole app (one field RPC)", await measure(mcp("tools/call", { name: "observe", arguments: { game_id: gameId, rect: [0, 0, 1, 1] } }))],
+    [
+      "tools/list, the MCP SDK's dispatch alone (serveMcp)",
+      await measure(async () => {
+        const { request, message } = mcpRequest("tools/list", {});
+        return (await serveMcp(request, message, { env, request, harness: { name: "unknown", source: "unknown" } })).text();
+      }),
+    ],
+    [
+      "tools/call of a bare SDK server with one tool answering \"ok\" (the SDK's floor)",
+      await measure(async () => {
+        const { request, message } = mcpRequest("tools/call", { name: "tiny", arguments: {} });
+        return (await createMcpHandler(bareServer, { legacy: "reject" }).fetch(request, { parsedBody: message })).text();
+      }),
+    ],
+    ["one field object RPC (status)", await measure(() => stub.status())],
+    ["commit arguments, 48 cells: validation", await measure(() => commitArgs.safeParse(args))],
+    ["chaining a 48-cell commit event (canonical JSON + SHA-256)", await measure(() => chainEvent("ab".repeat(32), event))],
+  ];
+  console.log(`\none request inside workerd (no proxy): mean ms per operation, best of ${ROUNDS} rounds of ${ITERATIONS}`);
+  console.log("| operation | ms | / health |");
+  console.log("|---|---|---|");
+  for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(3)} | ${(ms / health).toFixed(1)}× |`);
+});
