@@ -163,7 +163,7 @@ class AgentRun {
   /** A call whose refusal is handled by the caller; transport trouble and a replaced token are handled here. */
   private async call<T>(name: string, args: Record<string, unknown>): Promise<ToolOutcome<T>> {
     this.checkClock();
-    if (this.o.turnMs) await new Promise((r) => setTimeout(r, this.o.turnMs));
+    if (this.o.turnMs) await sleep(this.o.turnMs);
     const r = await this.conn.call<T>(name, args);
     if (!r.ok && r.code === "token" && this.reauths < 3) {
       // Another program minted for this machine: take the stored token or mint again, once or twice.

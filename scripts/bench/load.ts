@@ -6,11 +6,11 @@
 // calls again the moment it has its answer, so the server runs at its capacity and each call
 // queues behind the others: calls/s and the queueing are reported). For every run: tool calls/s,
 // p50/p99 per tool (time to the whole answer, measured on the wire under the agents), the
-// conflict rate of writes, CPU seconds of the agents and of each server process, and GET
-// /api/health p50 measured during the
-// same scenario as the baseline (plus once on the idle server), tiles solved and calls per solved tile,
-// and each conflict's cause (conflict-causes.ts). Then the in-process ceiling of one
-// field object (scripts/bench/ceiling/): writes/s with 16 writers and 48-cell commits, in workerd.
+// conflict rate of writes, CPU seconds of the agents and of each server process, GET /api/health
+// p50 measured during the same scenario as the baseline (plus once on the idle server), tiles
+// solved and calls per solved tile, and each conflict's cause (conflict-causes.ts). Then the
+// in-process ceiling of one field object (scripts/bench/ceiling/): writes/s with 16 writers and
+// 48-cell commits, in workerd.
 //
 //   npm run bench:load                          # everything
 //   npm run bench:load -- --agents 1,4,16       # some scenarios (--fields 0 skips the 4-field one)

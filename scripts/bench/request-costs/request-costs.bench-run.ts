@@ -14,18 +14,15 @@ import { generateField } from "../../../src/engine";
 import { chainEvent } from "../../../src/game/chain";
 import type { FieldObject, Outcome } from "../../../src/game/field-object";
 import { createApp } from "../../../src/http/app";
+import { harnessFromMessage } from "../../../src/mcp/context";
 import { serveMcp } from "../../../src/mcp/handler";
 import { commitArgs } from "../../../src/mcp/tools/play-schemas";
 import type { RefereeEvent } from "../../../src/referee/types";
+import { modernRequest } from "../../../test/e2e/harness/mcp-wire";
 
 const ROUNDS = 3;
 const ITERATIONS = 400;
 const ORIGIN = "http://localhost:8787";
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-};
 
 type Api = Pick<FieldObject, "create" | "status">;
 
@@ -45,16 +42,10 @@ async function measure(op: () => unknown): Promise<number> {
   return best;
 }
 
+/** A 2026-07-28 request as a client sends it (the wire harness's builder), and its parsed message. */
 function mcpRequest(method: string, params: Record<string, unknown>): { request: Request; message: Record<string, unknown> } {
-  const message = { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } };
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-  };
-  if (method === "tools/call") headers["mcp-name"] = String(params.name);
-  return { request: new Request(`${ORIGIN}/mcp`, { method: "POST", headers, body: JSON.stringify(message) }), message };
+  const { headers, body } = modernRequest(method, params, { client: { name: "bench", version: "1" } });
+  return { request: new Request(`${ORIGIN}/mcp`, { method: "POST", headers, body }), message: JSON.parse(body) as Record<string, unknown> };
 }
 
 /** An SDK server with nothing of ours in it: one tool that answers "ok". */
@@ -111,7 +102,7 @@ it("one request inside workerd, piece by piece", async () => {
       "tools/list, the MCP SDK's dispatch alone (serveMcp)",
       await measure(async () => {
         const { request, message } = mcpRequest("tools/list", {});
-        return (await serveMcp(request, message, { env, request, harness: { name: "unknown", source: "unknown" } })).text();
+        return (await serveMcp(request, message, { env, request, harness: harnessFromMessage(message) })).text();
       }),
     ],
     [
