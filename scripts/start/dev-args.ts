@@ -34,3 +34,13 @@ function portFrom(value: string | undefined): string {
   if (!/^\d+$/.test(text) || port < 1 || port > 65535) throw new Error(`PORT must be a port number (1-65535), got ${JSON.stringify(value)}`);
   return String(port);
 }
+
+/**
+ * The environment `wrangler dev` runs with: the caller's, with wrangler's local trace store off
+ * unless the caller sets `X_LOCAL_OBSERVABILITY` itself. That store (the local explorer's traces)
+ * writes and fsyncs a trace row for every invocation, each Durable Object call included: it more
+ * than doubled the cost of an object call and made a tool call ~1.5× dearer than the service's own work.
+ */
+export function devEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return { ...env, X_LOCAL_OBSERVABILITY: env.X_LOCAL_OBSERVABILITY ?? "false" };
+}

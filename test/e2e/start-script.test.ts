@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -71,6 +71,9 @@ describe("npm start", () => {
       const port = await freePort();
       const started = npmStart(["--port", String(port), "--persist-to", state], { PORT: "1" });
       await untilHealthy(port, started);
+      // An object call, then no trace store: wrangler's per-invocation traces stay off (dev-args.ts).
+      expect((await fetch(`http://127.0.0.1:${port}/api/games`)).status).toBe(200);
+      expect(existsSync(join(state, "v3", "observability"))).toBe(false);
     } finally {
       rmSync(state, { recursive: true, force: true });
     }

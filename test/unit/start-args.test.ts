@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { devArgs } from "../../scripts/start/dev-args.ts";
+import { devArgs, devEnv } from "../../scripts/start/dev-args.ts";
 
 /** `npm start`'s wrangler arguments: defaults the user can replace, never an option given twice. */
 describe("npm start arguments", () => {
@@ -28,5 +28,10 @@ describe("npm start arguments", () => {
 
   it("refuses a PORT that is not a port number", () => {
     for (const bad of ["abc", "0", "70000", "80.5", "-1"]) expect(() => devArgs([], { PORT: bad }), bad).toThrow(/PORT must be a port number/);
+  });
+
+  it("runs wrangler with its per-invocation trace store off unless the user sets X_LOCAL_OBSERVABILITY", () => {
+    expect(devEnv({ HOME: "/h" })).toEqual({ HOME: "/h", X_LOCAL_OBSERVABILITY: "false" });
+    expect(devEnv({ X_LOCAL_OBSERVABILITY: "true" }).X_LOCAL_OBSERVABILITY).toBe("true");
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { devEnv } from "../../../scripts/start/dev-args.ts";
 
 const wranglerBin = resolve("node_modules/wrangler/bin/wrangler.js");
 
@@ -36,7 +37,7 @@ export async function startDevServer(options: { vars?: Record<string, string>; s
   const args = [wranglerBin, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"];
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
   // Run wrangler's own entry under this Node (detached, so the whole process group stops with it).
-  const child: ChildProcess = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", CI: "1" } });
+  const child: ChildProcess = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...devEnv(process.env), NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", CI: "1" } });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
