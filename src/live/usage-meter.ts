@@ -1,6 +1,7 @@
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
 import type { ToolContext } from "../mcp/context";
+import type { ToolRegistrar } from "../mcp/tools/registrar";
 import type { UsageRow } from "./live-store";
 
 /**
@@ -25,23 +26,22 @@ const AGENT_RE = /^(m-[0-9a-f]{16})\//;
 const pending = new Map<string, Map<string, { calls: number; bytes: number }>>();
 const scheduled = new Set<string>();
 
-/** Wraps every tool registered on `server` from now on so that its answers are counted. */
-export function meterTools(server: McpServer, ctx: ToolContext): void {
-  const register = server.registerTool.bind(server) as (name: string, config: unknown, handler: ToolHandler) => unknown;
-  const metered = (name: string, config: unknown, handler: ToolHandler): unknown =>
-    register(name, config, async (args, extra) => {
-      const result = await handler(args, extra);
-      try {
-        count(ctx, name, args, result);
-      } catch (err) {
-        console.error("usage count failed", err);
-      }
-      return result;
-    });
-  (server as unknown as { registerTool: typeof metered }).registerTool = metered;
+/** A registrar that wraps every tool registered through it so that its answers are counted. */
+export function meteredRegistrar(registrar: ToolRegistrar, ctx: ToolContext): ToolRegistrar {
+  return {
+    registerTool(name, config, handler) {
+      registrar.registerTool(name, config, async (args) => {
+        const result = await handler(args);
+        try {
+          count(ctx, name, args as Record<string, unknown>, result);
+        } catch (err) {
+          console.error("usage count failed", err);
+        }
+        return result;
+      });
+    },
+  };
 }
-
-type ToolHandler = (args: Record<string, unknown>, extra: unknown) => Promise<CallToolResult>;
 
 function count(ctx: ToolContext, tool: string, args: Record<string, unknown>, result: CallToolResult): void {
   const game = args?.game_id;

@@ -2,6 +2,7 @@ import { createMcpHandler, isLegacyRequest, type McpServer } from "@modelcontext
 import type { ToolContext } from "./context";
 import { accepts, serveLegacy } from "./legacy";
 import { invalidParams, invalidParamsResponse, modernHeadersAgree } from "./params";
+import { directToolCall } from "./direct-call";
 import { buildServer } from "./server";
 
 /** SSE comment-line interval on long calls: far below the ~100 s idle cut of Cloudflare's edge. */
@@ -11,6 +12,8 @@ export interface McpServeOptions {
   keepAliveMs?: number;
   /** Extra registrations on top of the product's surface (tests use it for a slow tool). */
   extend?: (server: McpServer, ctx: ToolContext) => void;
+  /** False sends every call through the SDK: the reference the direct path is compared with in tests. */
+  direct?: boolean;
 }
 
 /**
@@ -30,6 +33,10 @@ export async function serveMcp(request: Request, message: Record<string, unknown
   const badParams = invalidParams(message, legacy ? "legacy" : "modern");
   if (badParams !== undefined && (legacy || modernHeadersAgree(request, message))) return invalidParamsResponse(message, badParams);
   if (legacy) return serveLegacy(request, message, factory(), { keepAliveMs });
+  // The hot path: a plain tool call skips the SDK's per-request server (direct-call.ts). Extension
+  // registrations (tests) live only on the SDK server, so their calls take the SDK's way.
+  const direct = options.extend || options.direct === false ? undefined : directToolCall(request, message, ctx, keepAliveMs);
+  if (direct) return direct;
   // A tool call may take long: stream it (with keep-alive comments) when the client accepts SSE.
   // Everything else is answered as one JSON body.
   const streamed = message.method === "tools/call" && accepts(request, "text/event-stream");

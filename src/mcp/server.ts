@@ -4,9 +4,13 @@ import type { ToolContext } from "./context";
 import { registerResources } from "./resources";
 import { SERVER_NAME } from "./server-name";
 import { registerTools } from "./tools";
+import { reportInvalidArguments } from "./tools/invalid-arguments";
+import { sdkRegistrar } from "./tools/registrar";
 
 export { SERVER_NAME };
 export const SERVER_VERSION: string = pkg.version;
+/** The server's identity: `serverInfo` of `initialize` and `server/discover`, and in every 2026-07-28 result's `_meta`. */
+export const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION, title: "Mosaic" } as const;
 
 /**
  * 2026-07-28 clients may cache these results (SPEC §6 token economy): the tool list, the rules and
@@ -33,10 +37,11 @@ const INSTRUCTIONS =
  */
 export function buildServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: "Mosaic" },
+    { ...SERVER_INFO },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, cacheHints: CACHE_HINTS },
   );
   registerResources(server);
-  registerTools(server, ctx);
+  reportInvalidArguments(server);
+  registerTools(sdkRegistrar(server), ctx);
   return server;
 }

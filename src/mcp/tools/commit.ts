@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
@@ -14,8 +14,8 @@ const COMMIT_TOOL = {
 };
 
 /** `commit` (SPEC §4.4): cell values judged in order against the hidden solution. */
-export function registerCommit(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "commit",
     COMMIT_TOOL,
     (args) =>

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../context";
 import { registerListGames } from "./list-games";
 import { registerCommit } from "./commit";
@@ -7,22 +6,22 @@ import { registerObserve } from "./observe";
 import { registerRetract } from "./retract";
 import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
-import { reportInvalidArguments } from "./invalid-arguments";
-import { meterTools } from "../../live/usage-meter";
+import type { ToolRegistrar } from "./registrar";
+import { meteredRegistrar } from "../../live/usage-meter";
 
 /**
- * Every tool of the MCP surface (SPEC §6), registered on a fresh server per request.
- * Each tool lives in its own file and receives the request's context.
+ * Every tool of the MCP surface (SPEC §6), registered per request (each handler closes over the
+ * request's context). Each tool lives in its own file; the registrar is the SDK server or the
+ * direct `tools/call` path's table (registrar.ts).
  */
-export function registerTools(server: McpServer, ctx: ToolContext): void {
-  reportInvalidArguments(server);
+export function registerTools(registrar: ToolRegistrar, ctx: ToolContext): void {
   // Calls and bytes per machine for the analysis (src/live/usage-meter.ts).
-  meterTools(server, ctx);
-  registerListGames(server, ctx);
-  registerStartMosaic(server, ctx);
-  registerJoin(server, ctx);
-  registerObserve(server, ctx);
-  registerReveal(server, ctx);
-  registerCommit(server, ctx);
-  registerRetract(server, ctx);
+  const tools = meteredRegistrar(registrar, ctx);
+  registerListGames(tools, ctx);
+  registerStartMosaic(tools, ctx);
+  registerJoin(tools, ctx);
+  registerObserve(tools, ctx);
+  registerReveal(tools, ctx);
+  registerCommit(tools, ctx);
+  registerRetract(tools, ctx);
 }

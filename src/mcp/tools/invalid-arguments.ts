@@ -12,7 +12,12 @@ import { toolError, type ErrorCode } from "../results";
 export function reportInvalidArguments(server: McpServer): void {
   const hook = server as unknown as { createToolError?: (message: string) => CallToolResult };
   if (typeof hook.createToolError !== "function") return;
-  hook.createToolError = (message: string) => toolError(codeOf(message), message);
+  hook.createToolError = toolErrorFromMessage;
+}
+
+/** The refusal for an argument-validation message or a handler's thrown error: the SDK's path and the direct one answer alike. */
+export function toolErrorFromMessage(message: string): CallToolResult {
+  return toolError(codeOf(message), message);
 }
 
 function codeOf(message: string): ErrorCode {

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import { displayName, machineFromBearer, verifyJoinProof } from "../../identity/api";
 import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
@@ -25,8 +25,8 @@ const JOIN_TOOL = {
 };
 
 /** `join` (SPEC §4.1, §8): seats an agent after proving its machine; the description carries the rules. */
-export function registerJoin(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "join",
     JOIN_TOOL,
     async (args) => {

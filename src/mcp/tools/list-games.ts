@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import { z } from "zod";
 import { listGames, type GameSummary } from "../../game/registry";
 import type { ToolContext } from "../context";
@@ -18,8 +18,8 @@ const LIST_GAMES_TOOL = {
 };
 
 /** `list_games` (SPEC §6): the fields on this server, newest first. */
-export function registerListGames(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerListGames(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "list_games",
     LIST_GAMES_TOOL,
     async () => {

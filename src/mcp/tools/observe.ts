@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { answer, callField, fieldStub, healthText, plural, readerMachine } from "./play-common";
 import { observeArgs } from "./play-schemas";
@@ -14,8 +14,8 @@ const OBSERVE_TOOL = {
 };
 
 /** `observe` (SPEC §4.7): read-only; on a generating field, its status and elapsed seconds. */
-export function registerObserve(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "observe",
     OBSERVE_TOOL,
     async (args) => {

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { playWrite } from "./play-common";
 import { retractArgs } from "./play-schemas";
@@ -14,8 +14,8 @@ const RETRACT_TOOL = {
 };
 
 /** `retract` (SPEC §4.6): withdraws cells the caller's machine committed. */
-export function registerRetract(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerRetract(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "retract",
     RETRACT_TOOL,
     (args) =>

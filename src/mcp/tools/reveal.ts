@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { listIds, playWrite } from "./play-common";
 import { revealArgs } from "./play-schemas";
@@ -14,8 +14,8 @@ const REVEAL_TOOL = {
 };
 
 /** `reveal` (SPEC §4.3): discloses a hidden tile on the caller's frontier. */
-export function registerReveal(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerReveal(tools: ToolRegistrar, ctx: ToolContext): void {
+  tools.registerTool(
     "reveal",
     REVEAL_TOOL,
     (args) =>

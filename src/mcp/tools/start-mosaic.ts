@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "./registrar";
 import { resolveParams } from "../../engine";
 import type { FieldShape } from "../../game/field-object";
 import type { GrowPolicy } from "../../game/growth";
@@ -19,9 +19,9 @@ const START_MOSAIC_TOOL = {
 };
 
 /** `start_mosaic` (SPEC §6): creates a field and answers at once; generation runs in the field's object. */
-export function registerStartMosaic(server: McpServer, ctx: ToolContext): void {
+export function registerStartMosaic(tools: ToolRegistrar, ctx: ToolContext): void {
   if (ctx.env.MOSAIC_DAILY === "1") return; // the hosted daily server plays one field a day (SPEC §9)
-  server.registerTool(
+  tools.registerTool(
     "start_mosaic",
     START_MOSAIC_TOOL,
     async (args) => {
