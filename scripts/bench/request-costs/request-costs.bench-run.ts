@@ -8,14 +8,16 @@
 //   npm run bench:requests
 import { env } from "cloudflare:workers";
 import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, McpServer } from "@modelcontextprotocol/server";
 import { it } from "vitest";
 import { generateField } from "../../../src/engine";
 import { chainEvent } from "../../../src/game/chain";
 import type { FieldObject, Outcome } from "../../../src/game/field-object";
 import { createApp } from "../../../src/http/app";
 import { harnessFromMessage } from "../../../src/mcp/context";
-import { serveMcp } from "../../../src/mcp/handler";
+import { directToolCall } from "../../../src/mcp/direct-call";
+import { KEEP_ALIVE_MS, serveMcp } from "../../../src/mcp/handler";
+import { invalidParams } from "../../../src/mcp/params";
 import { commitArgs } from "../../../src/mcp/tools/play-schemas";
 import type { RefereeEvent } from "../../../src/referee/types";
 import { modernRequest } from "../../../test/e2e/harness/mcp-wire";
@@ -98,6 +100,27 @@ it("one request inside workerd, piece by piece", async () => {
     ["tools/list, the whole app", await measure(mcp("tools/list"))],
     ["tools/call list_games, the whole app (one registry RPC)", await measure(mcp("tools/call", { name: "list_games", arguments: {} }))],
     ["tools/call observe 1×1 rect, the whole app (one field RPC)", await measure(mcp("tools/call", { name: "observe", arguments: { game_id: gameId, rect: [0, 0, 1, 1] } }))],
+    [
+      "tools/call list_games, the direct path alone (directToolCall, one registry RPC)",
+      await measure(async () => {
+        const { request, message } = mcpRequest("tools/call", { name: "list_games", arguments: {} });
+        return (await directToolCall(request, message, { env, request, harness: harnessFromMessage(message) }, KEEP_ALIVE_MS))?.text();
+      }),
+    ],
+    [
+      "tools/call list_games, the SDK's per-request server instead (serveMcp, direct: false)",
+      await measure(async () => {
+        const { request, message } = mcpRequest("tools/call", { name: "list_games", arguments: {} });
+        return (await serveMcp(request, message, { env, request, harness: harnessFromMessage(message) }, { direct: false })).text();
+      }),
+    ],
+    [
+      "the checks before either: era classification and params (isLegacyRequest, invalidParams)",
+      await measure(async () => {
+        const { request, message } = mcpRequest("tools/call", { name: "list_games", arguments: {} });
+        return (await isLegacyRequest(request, message)) || invalidParams(message, "modern");
+      }),
+    ],
     [
       "tools/list, the MCP SDK's dispatch alone (serveMcp)",
       await measure(async () => {

@@ -1,5 +1,6 @@
 // A recording `fetch` for MCP clients: every tools/call that passes through it is logged with its
-// arguments, how long its reply took to arrive in full, and what it said. The fault suites compare
+// arguments, how long its reply took to arrive in full (read by the tap before the caller handles
+// it, so the caller's own work never counts), and what it said. The fault suites compare
 // this record of answered writes with the server's event log; the load benchmark reads latencies
 // and conflict counts from it. It sits below any client (SDK or reference agent), so what it
 // records is what went over the wire, whoever made the call.
@@ -75,30 +76,72 @@ function outcomeOf(messages: Json[], id: unknown): CallOutcome {
   return { kind: "answered", isError: result.isError === true, structured, errorCode: typeof error?.code === "string" ? error.code : undefined };
 }
 
+/** What the tap read of an answer: the outcome, the bytes read so far, and the rest of the body. */
+interface ReadReply {
+  outcome: CallOutcome;
+  read: Uint8Array[];
+  rest: ReadableStreamDefaultReader<Uint8Array> | null;
+  failure?: unknown;
+}
+
 /**
- * Reads a response until the reply to call `id` has arrived in full. An SSE stream is parsed
- * event by event, so the reply counts as answered when its event ends, even if the client then
- * closes the stream without waiting for the server to end it (SDK clients do).
+ * Reads a response until the reply to call `id` has arrived in full: a JSON body to its end, an SSE
+ * stream event by event (the reply counts as answered when its event ends, even if the server then
+ * kept the stream open). The reading happens before the caller sees the response, so the time
+ * recorded is the wire's alone, never the caller's handling of an earlier chunk.
  */
-async function replyOf(res: Response, id: unknown): Promise<CallOutcome> {
+async function readReply(res: Response, id: unknown): Promise<ReadReply> {
   const type = res.headers.get("content-type") ?? "";
-  if (!type.startsWith("text/event-stream")) {
-    const text = await res.text();
-    return res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, type), id) : { kind: "lost", reason: `HTTP ${res.status}` };
-  }
-  const reader = res.body!.getReader();
+  const read: Uint8Array[] = [];
+  if (res.body === null) return { outcome: res.ok ? outcomeOf([], id) : { kind: "lost", reason: `HTTP ${res.status}` }, read, rest: null };
+  const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (value) text += decoder.decode(value, { stream: true });
-    const lf = text.replace(/\r\n/g, "\n");
-    const outcome = outcomeOf(messagesOfText(done ? lf : lf.slice(0, lf.lastIndexOf("\n\n") + 1), type), id);
-    if (outcome.kind === "answered" || done) {
-      if (!done) void reader.cancel().catch(() => {});
-      return outcome;
+  const sse = type.startsWith("text/event-stream");
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value) {
+        read.push(value);
+        text += decoder.decode(value, { stream: true });
+      }
+      if (!sse) {
+        if (!done) continue;
+        const outcome = res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, type), id) : ({ kind: "lost", reason: `HTTP ${res.status}` } as const);
+        return { outcome, read, rest: null };
+      }
+      const lf = text.replace(/\r\n/g, "\n");
+      const outcome = outcomeOf(messagesOfText(done ? lf : lf.slice(0, lf.lastIndexOf("\n\n") + 1), type), id);
+      if (outcome.kind === "answered" || done) return { outcome, read, rest: done ? null : reader };
     }
+  } catch (err) {
+    return { outcome: { kind: "lost", reason: err instanceof Error ? err.message : String(err) }, read, rest: null, failure: err };
   }
+}
+
+/** The response as the caller would have received it: the bytes the tap read, then the rest (or the failure). */
+function replay(res: Response, reply: ReadReply): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of reply.read) controller.enqueue(chunk);
+      if (reply.failure !== undefined) controller.error(reply.failure);
+      else if (reply.rest === null) controller.close();
+    },
+    async pull(controller) {
+      if (reply.rest === null) return;
+      try {
+        const { done, value } = await reply.rest.read();
+        if (value) controller.enqueue(value);
+        if (done) controller.close();
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      return reply.rest?.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 export class WireTap {
@@ -107,8 +150,8 @@ export class WireTap {
   constructor(private readonly base: typeof fetch = globalThis.fetch.bind(globalThis)) {}
 
   /**
-   * A fetch that records the tool calls of `caller` (all tools, or only `only`). The caller gets
-   * the original response; the tap reads a clone of it to the end.
+   * A fetch that records the tool calls of `caller` (all tools, or only `only`). The tap reads the
+   * reply off the wire first, then hands the caller the same bytes (and the rest of the stream).
    */
   fetchFor(caller: string, only: ReadonlySet<string> | null = null): typeof fetch {
     const tapped: typeof fetch = async (input, init) => {
@@ -124,24 +167,18 @@ export class WireTap {
         entry.outcome = { kind: "lost", reason: err instanceof Error ? err.message : String(err) };
         throw err;
       }
-      const copy = res.clone();
-      const done = replyOf(copy, call.id)
-        .then((outcome) => {
-          entry.endedAt = performance.now();
-          entry.outcome = outcome;
-        })
-        .catch((err: unknown) => {
-          entry.endedAt = performance.now();
-          entry.outcome = { kind: "lost", reason: err instanceof Error ? err.message : String(err) };
-        });
-      this.pending.add(done);
-      void done.finally(() => this.pending.delete(done));
-      return res;
+      const reading = readReply(res, call.id);
+      this.pending.add(reading);
+      void reading.finally(() => this.pending.delete(reading));
+      const reply = await reading;
+      entry.endedAt = performance.now();
+      entry.outcome = reply.outcome;
+      return replay(res, reply);
     };
     return tapped;
   }
 
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new Set<Promise<unknown>>();
 
   /**
    * Puts the tap under every `fetch` of this process (clients that take no fetch option, such as
