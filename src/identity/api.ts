@@ -18,9 +18,8 @@ export async function machineFromBearer(
   authorization: string | null,
 ): Promise<{ ok: true; machineId: string } | IdentityFailure | null> {
   if (authorization === null || authorization.trim() === "") return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
-  if (!m) return { ok: false, code: "token", message: "The Authorization header must be 'Bearer msc_…' (see /identity)." };
-  const token = m[1];
+  const token = bearerToken(authorization);
+  if (token === undefined) return { ok: false, code: "token", message: "The Authorization header must be 'Bearer msc_…' (see /identity)." };
   const machineId = tokenMachineId(token);
   if (!machineId) return { ok: false, code: "token", message: `Unknown bearer token: this server did not mint it. ${MINT_AGAIN}` };
   const status = await identityStub(env, machineId).resolveToken(await tokenHash(token));
@@ -29,6 +28,21 @@ export async function machineFromBearer(
     return { ok: false, code: "token", message: `This bearer token was replaced by a newer one for ${machineId}; use the newest token. ${MINT_AGAIN}` };
   }
   return { ok: false, code: "token", message: `Unknown bearer token: this server did not mint it (or its record is gone). ${MINT_AGAIN}` };
+}
+
+/** The token of an `Authorization: Bearer …` header, when the header has that form. */
+function bearerToken(authorization: string): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())?.[1];
+}
+
+/**
+ * The machine a bearer token names (its id is part of the token), before any lookup: what the
+ * token claims, not what it proves. Only for work that is redone when the lookup disagrees.
+ */
+export function bearerClaim(authorization: string | null): string | undefined {
+  if (authorization === null) return undefined;
+  const token = bearerToken(authorization);
+  return token === undefined ? undefined : (tokenMachineId(token) ?? undefined);
 }
 
 /** Verify a proof join (SPEC §8) and consume the proof (single-use). */

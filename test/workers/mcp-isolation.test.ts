@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
 import { waitPlaying } from "./game-helpers";
-import { machine, mint } from "./identity-helpers";
+import { machine, mint, nowS } from "./identity-helpers";
 
 /**
  * The tool definitions and their JSON Schema are built once per isolate and shared by every
@@ -70,5 +70,25 @@ describe("per-request state with per-isolate tool definitions", () => {
 
     // The shared definitions are unchanged by all of the above: the same list, byte for byte.
     expect(await listTools()).toBe(listedBefore);
+  });
+
+  it("reads from the perspective a token proves, not the one it claims: a replaced token reads as a spectator", async () => {
+    const [a, b] = [await machine(), await machine()];
+    const replaced = await mint(a);
+    const tokenA = await mint(a, nowS() + 1); // minting again (a fresh signature) replaces the first token
+    const tokenB = await mint(b);
+    const started = await call("start_mosaic", { kind: "scatter", G: 24 }, tokenB, "harness-b");
+    const gameId = String(started.structuredContent!.game_id);
+    await waitPlaying(env.FIELDS.getByName(gameId));
+    const agentB = String((await call("join", { game_id: gameId, session: "1" }, tokenB, "harness-b")).structuredContent!.agent);
+    const code = (r: ToolResult) => (r.structuredContent?.error as { code?: string } | undefined)?.code;
+    // The current token proves machine A: B's agent is not A's to observe as.
+    expect(code(await call("observe", { game_id: gameId, agent: agentB }, tokenA, "harness-a"))).toBe("not_your_agent");
+    // The replaced token names A too, but proves nothing: the read is a spectator's, the same as with no token.
+    const asReplaced = await call("observe", { game_id: gameId, agent: agentB }, replaced, "harness-a");
+    expect(asReplaced.isError, JSON.stringify(asReplaced.structuredContent)).toBeFalsy();
+    const spectatorReq = modernRequest("tools/call", { name: "observe", arguments: { game_id: gameId, agent: agentB } }, { client: { name: "harness-a", version: "1.0" } });
+    const asSpectator = (await messageOf(await exports.default.fetch(new Request("http://localhost:8787/mcp", { method: "POST", headers: spectatorReq.headers, body: spectatorReq.body })))).result as ToolResult;
+    expect(asReplaced.structuredContent).toEqual(asSpectator.structuredContent);
   });
 });

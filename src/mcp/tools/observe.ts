@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, plural, readerMachine } from "./play-common";
+import { answer, callField, fieldStub, healthText, plural, readAsCaller } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -20,11 +20,10 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
     OBSERVE_TOOL,
     async (args) => {
       // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
-      // looked up whenever a token is sent; spectators send none and pay nothing.
-      const callerMachineId = ctx.request.headers.has("Authorization") ? await readerMachine(ctx) : undefined;
-      const query = { agent: args.agent, rect: args.rect, full: args.full, callerMachineId };
+      // proven whenever a token is sent; spectators send none and pay nothing.
+      const observe = (callerMachineId: string | undefined) => fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, callerMachineId });
       return callField(async () =>
-        answer(await fieldStub(ctx.env, args.game_id).observe(query), (a) => {
+        answer(await readAsCaller(ctx, observe), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;
           if (o.scope === "header") {
             return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${String(o.tiles_total)} tiles on G=${String(o.G)}, too many to list: observe {agent} for your area or {rect: [x, y, w, h]}.`;

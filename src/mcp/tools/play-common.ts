@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../../env";
 import type { Outcome } from "../../game/field-object";
-import { machineFromBearer } from "../../identity/api";
+import { bearerClaim, machineFromBearer } from "../../identity/api";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
 import { wrongCellsToDeath } from "../../referee/health";
@@ -95,6 +95,23 @@ export async function readerMachine(ctx: ToolContext): Promise<string | undefine
   const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
   if (bearer?.ok) ctx.provenMachine = bearer.machineId;
   return bearer?.ok ? bearer.machineId : undefined;
+}
+
+/**
+ * A read made from the caller's perspective (its machine, when its token proves one; else a
+ * spectator's). The token's lookup and the read run side by side, the read built for the machine
+ * the token names: it is kept when the lookup proves that machine and made again otherwise (a
+ * replaced or unknown token). A read changes nothing, so the one discarded costs only its time,
+ * and a call with a good token pays one object round trip instead of two in a row.
+ */
+export async function readAsCaller<T>(ctx: ToolContext, read: (callerMachineId: string | undefined) => Promise<T>): Promise<T> {
+  const claimed = bearerClaim(ctx.request.headers.get("Authorization"));
+  if (claimed === undefined) return read(ctx.request.headers.has("Authorization") ? await readerMachine(ctx) : undefined);
+  const lookup = readerMachine(ctx);
+  const speculative = read(claimed);
+  speculative.catch(() => undefined); // when discarded, its failure is nobody's
+  const machine = await lookup;
+  return machine === claimed ? speculative : read(machine);
 }
 
 export function plural(n: number, word: string): string {
