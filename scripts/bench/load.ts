@@ -16,6 +16,7 @@
 //   npm run bench:load -- --agents 1,4,16       # some scenarios (--fields 0 skips the 4-field one)
 //   npm run bench:load -- --no-ceiling          # only the wrangler dev scenarios
 //   npm run bench:load -- --turns 1000          # only the paced runs (--turns 0: only flat out)
+//   npm run bench:load -- --probe-gap 25        # the health baseline's pace (default one per 250 ms)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -58,14 +59,21 @@ const pace = (turnMs: number) => (turnMs > 0 ? `a ${turnMs} ms turn before each 
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : "-");
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
-/** GET /api/health, one at a time with a short gap, until `done()`: the baseline under the same load. */
+/**
+ * The baseline's pace: one GET /api/health every PROBE_GAP_MS. It samples the load without adding
+ * to it: at 25 ms (~30 probes/s) the prober sent 30 times the requests of one paced agent and twice
+ * those of sixteen, so a tool call measured against it waited behind the baseline's own traffic.
+ */
+const PROBE_GAP_MS = Number(arg("probe-gap") ?? 250);
+
+/** GET /api/health, one at a time, PROBE_GAP_MS apart, until `done()`: the baseline under the same load. */
 async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => boolean, samples: number[]): Promise<void> {
   while (!done()) {
     const t0 = performance.now();
     const res = await fetchImpl(`${base}/api/health`);
     await res.arrayBuffer();
     samples.push(performance.now() - t0);
-    await sleep(25);
+    await sleep(PROBE_GAP_MS);
   }
 }
 
