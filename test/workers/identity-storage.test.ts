@@ -18,7 +18,9 @@ describe("identity storage", () => {
     expect(Object.keys(dump).sort()).toEqual(["machines", "tokens", "used_signatures"]);
     const everything = JSON.stringify(dump);
     for (const t of [first, token]) {
-      const secret = t.slice(t.lastIndexOf("_") + 1);
+      // msc_<machine hex>_<secret>: the secret is base64url, which may itself hold "_".
+      const secret = /^msc_[0-9a-f]{16}_(.+)$/.exec(t)?.[1] ?? "";
+      expect(secret).toHaveLength(43);
       expect(everything).not.toContain(secret);
     }
     expect(dump.tokens).toEqual([
