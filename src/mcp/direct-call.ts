@@ -56,7 +56,8 @@ function plainModernCall(request: Request, message: Record<string, unknown>): Pl
   const nameHeader = request.headers.get("mcp-name");
   if (versionHeader === null || methodHeader === null || nameHeader === null) return undefined;
   // The name header must say the body's name in plain text (an encoded value is the SDK's to decode).
-  if (nameHeader.trim() !== name || nameHeader.trim().startsWith("=?")) return undefined;
+  const plainName = nameHeader.trim();
+  if (plainName !== name || plainName.startsWith("=?")) return undefined;
   const route = classifyInboundRequest({ httpMethod: "POST", protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body: message });
   if (route.kind !== "modern" || route.messageKind !== "request" || route.classification.revision !== DIRECT_REVISION) return undefined;
   return { id, name, args: args ?? {} };

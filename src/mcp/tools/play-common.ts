@@ -106,7 +106,8 @@ export async function readerMachine(ctx: ToolContext): Promise<string | undefine
  */
 export async function readAsCaller<T>(ctx: ToolContext, read: (callerMachineId: string | undefined) => Promise<T>): Promise<T> {
   const claimed = bearerClaim(ctx.request.headers.get("Authorization"));
-  if (claimed === undefined) return read(ctx.request.headers.has("Authorization") ? await readerMachine(ctx) : undefined);
+  // A header that names no machine (none, or not a token of ours) can prove none: a spectator's read.
+  if (claimed === undefined) return read(undefined);
   const lookup = readerMachine(ctx);
   const speculative = read(claimed);
   speculative.catch(() => undefined); // when discarded, its failure is nobody's
