@@ -61,10 +61,15 @@ describe("transport over HTTP: 2026-07-28", () => {
     expect(result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("mosaic");
   });
 
-  it("tools/call streamed with the result's serverInfo", async () => {
+  it("tools/call as SSE with the result's serverInfo, a quick answer sent whole", async () => {
     const res = await post(modernRequest("tools/call", { name: "list_games", arguments: {} }));
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const { events } = parseSse(await res.text());
+    // Ready long before a keep-alive is due: one sized body, not a chunked stream.
+    const text = await res.text();
+    expect(res.headers.get("transfer-encoding")).toBeNull();
+    expect(Number(res.headers.get("content-length"))).toBe(new TextEncoder().encode(text).byteLength);
+    const { events, comments } = parseSse(text);
+    expect(comments).toEqual([]);
     const result = (JSON.parse(events[0].data) as { result: { structuredContent: { games: unknown[] }; _meta: Record<string, { name: string }> } }).result;
     expect(Array.isArray(result.structuredContent.games)).toBe(true);
     expect(result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("mosaic");

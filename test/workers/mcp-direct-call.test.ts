@@ -162,12 +162,20 @@ describe("the direct tools/call path answers exactly as the SDK does", () => {
     expect(DIRECT_REVISION).toBe((plain.message.params as { _meta: Record<string, string> })._meta["io.modelcontextprotocol/protocolVersion"]);
   });
 
+  it("sends a message ready before the first keep-alive is due as one whole frame", async () => {
+    const response = await sseAnswer(Promise.resolve({ jsonrpc: "2.0", id: 1, result: { ok: true } }), 10_000);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } })}\n\n`);
+  });
+
   it("streams keep-alive comments while a slow call runs, then the one message frame", async () => {
     let finish: (value: Record<string, unknown>) => void = () => {};
     const message = new Promise<Record<string, unknown>>((resolve) => (finish = resolve));
-    const response = sseAnswer(message, 20);
-    expect(response.headers.get("content-type")).toBe("text/event-stream");
     setTimeout(() => finish({ jsonrpc: "2.0", id: 1, result: { ok: true } }), 90);
+    const opened = Date.now();
+    const response = await sseAnswer(message, 20);
+    expect(Date.now() - opened).toBeLessThan(90);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
     const { events, comments } = parseSse(await response.text());
     expect(comments.length).toBeGreaterThanOrEqual(2);
     expect(comments.every((c) => c.trim() === "keepalive")).toBe(true);
