@@ -1,5 +1,7 @@
 // Load benchmark (issue 11): N reference agents (`npm run agent`'s playAgent) on one G=100 field
 // through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
+// Each agent plays on a thread of its own (load-agents.ts), as separate programs would; the health
+// baseline is probed from the otherwise idle main thread.
 // Every scenario runs twice: at a model's pace (each agent pauses TURN ms before each call, the turn
 // a model takes to read an answer and choose its next call: the latency target is judged there,
 // where the server is not driven past what it can serve), then flat out (no pause: every agent
@@ -21,14 +23,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { playAgent, type AgentSummary } from "../../agent";
 import { mintToken, newMachine } from "../../test/e2e/harness/identity";
 import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
-import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
+import type { TappedCall } from "../../test/e2e/harness/wire-tap";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { flagOption, textOption } from "./bench-options";
 import { cpuSince, groupCpu } from "./process-cpu";
 import { conflictCauses, formatConflictCauses, type ConflictCauses } from "./conflict-causes";
+import { AgentThreads } from "./load-agents";
 
 const arg = textOption;
 
@@ -108,29 +110,26 @@ interface ScenarioResult {
   cpu: { agents: number; server: Record<string, number> };
 }
 
-async function scenario(label: string, turnMs: number, serverPid: number, base: string, host: McpClient, tap: WireTap, rawFetch: typeof fetch, fields: number, perField: number, keys: string): Promise<ScenarioResult> {
+async function scenario(label: string, turnMs: number, serverPid: number, base: string, host: McpClient, rawFetch: typeof fetch, fields: number, perField: number, keys: string): Promise<ScenarioResult> {
   const games: string[] = [];
   for (let f = 0; f < fields; f++) games.push(await startField(host, `bench-load-${label}-${turnMs}-${f}`));
-  const first = tap.calls.length;
+  const agents = games.flatMap((game, f) =>
+    Array.from({ length: perField }, (_, i) => ({ url: base, game, identityFile: join(keys, `${label}-${turnMs}-${f}-${i}.json`), name: `bench ${i}`, model: "reference", turnMs, idleSeconds: 5 + turnMs / 1000, maxSeconds: 1800 })),
+  );
+  const threads = await AgentThreads.start(agents);
   const healthSamples: number[] = [];
   let done = false;
   const prober = probeHealth(base, rawFetch, () => done, healthSamples);
   const t0 = performance.now();
   const cpu0 = { agents: process.cpuUsage(), server: groupCpu(serverPid) };
-  const runs: Array<Promise<AgentSummary>> = [];
-  for (const [f, game] of games.entries()) {
-    for (let i = 0; i < perField; i++) {
-      runs.push(playAgent({ url: base, game, identityFile: join(keys, `${label}-${turnMs}-${f}-${i}.json`), name: `bench ${i}`, model: "reference", turnMs, idleSeconds: 5 + turnMs / 1000, maxSeconds: 1800 }));
-    }
-  }
-  const summaries = await Promise.all(runs);
+  const played = await threads.go();
+  const summaries = played.summaries;
   const seconds = (performance.now() - t0) / 1000;
   const agentsCpu = process.cpuUsage(cpu0.agents);
   const cpu = { agents: (agentsCpu.user + agentsCpu.system) / 1e6, server: cpuSince(cpu0.server, groupCpu(serverPid)) };
   done = true;
   await prober;
-  await tap.settle();
-  const calls: TappedCall[] = tap.calls.slice(first).filter((c) => c.outcome.kind === "answered");
+  const calls: TappedCall[] = played.calls.filter((c) => c.outcome.kind === "answered");
   const byTool = new Map<string, number[]>();
   for (const c of calls) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c.endedAt - c.startedAt]);
   const writes = calls.filter((c) => ["reveal", "commit", "retract"].includes(c.tool));
@@ -187,8 +186,6 @@ async function main(): Promise<void> {
   const rawFetch = globalThis.fetch.bind(globalThis);
   const server = await startDevServer();
   const keys = mkdtempSync(join(tmpdir(), "mosaic-bench-keys-"));
-  const tap = new WireTap(rawFetch);
-  const uninstall = tap.install((h) => h.get("authorization")?.slice(-12) ?? "anonymous");
   const results: ScenarioResult[] = [];
   try {
     const base = server.baseUrl;
@@ -205,19 +202,18 @@ async function main(): Promise<void> {
     console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
     for (const turnMs of TURNS) {
       for (const n of AGENT_COUNTS) {
-        const r = await scenario(`one field, ${n} agents`, turnMs, server.pid, base, host, tap, rawFetch, 1, n, keys);
+        const r = await scenario(`one field, ${n} agents`, turnMs, server.pid, base, host, rawFetch, 1, n, keys);
         results.push(r);
         report(r);
       }
       if (MULTI_FIELDS > 0) {
-        const r = await scenario(`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, turnMs, server.pid, base, host, tap, rawFetch, MULTI_FIELDS, MULTI_AGENTS, keys);
+        const r = await scenario(`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, turnMs, server.pid, base, host, rawFetch, MULTI_FIELDS, MULTI_AGENTS, keys);
         results.push(r);
         report(r);
       }
     }
     await host.close();
   } finally {
-    uninstall();
     await server.stop();
     rmSync(keys, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import type { Field } from "../engine/types";
 import type { Env } from "../env";
+import { VouchedTokens } from "../identity/vouched-tokens";
 import type { Referee } from "../referee";
 import type { RefereeEvent } from "../referee/types";
 import type { FieldStore } from "./field-store";
@@ -46,6 +47,8 @@ export class FieldContext {
   growing: Promise<void> | null = null;
   /** The archive being written (a close repeated meanwhile waits for the same one). */
   archiving: Promise<unknown> | null = null;
+  /** Bearer tokens the identity object vouched for, trusted here until it says otherwise (vouched-tokens.ts). */
+  readonly vouched = new VouchedTokens();
   readonly registry: RegistryReporter;
   private readonly listeners: CommitListener[] = [];
 

@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import type { ObserveQuery } from "../referee/types";
 import { FieldContext, type CommitListener } from "./field-context";
 import { growWhenDue } from "./field-growth";
 import { snapshotWhenDue } from "./field-snapshots";
@@ -8,7 +7,7 @@ import { create, runAlarm } from "./field-lifecycle";
 import * as reads from "./field-reads";
 import { openStorage, safeRestore } from "./field-restore";
 import { FieldStore } from "./field-store";
-import type { CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
+import type { CallerOutcome, CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, ObserveArgs, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
 import { publicRead, type PublicAnswer, type PublicQuery } from "./public-reads";
 import { closeAndArchive, closeIfDayEnded, type DayClosed } from "../daily/day-close";
@@ -17,7 +16,7 @@ import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
 
-export type { CreateArgs, FieldShape, FieldStatus, JoinArgs, LogHead, Manifest, Outcome, WriteArgs } from "./field-types";
+export type { CallerOutcome, CreateArgs, FieldShape, FieldStatus, JoinArgs, LogHead, Manifest, ObserveArgs, Outcome, WriteArgs } from "./field-types";
 export { agentMachine } from "./field-types";
 export { EXPIRY_MS } from "./field-lifecycle";
 
@@ -29,6 +28,7 @@ export { EXPIRY_MS } from "./field-lifecycle";
  * - `field-growth` — growing rings (SPEC §5);
  * - `write-path` — judge → chain → store, synchronously, and the commit hook;
  * - `field-writes` — join, reveal/commit/retract with the proof of machine, close;
+ * - `field-callers` — the machine a bearer token proves, from vouches the field holds;
  * - `field-reads` — observe, status, manifest, events, the registry row;
  * - `public-reads` — the public API's reads as JSON text with ETags;
  * - `field-restore` — rebuilding memory from storage on wake and after a failed write;
@@ -82,8 +82,13 @@ export class FieldObject extends DurableObject<Env> {
     return writes.join(this.context, args);
   }
 
-  async write(args: WriteArgs): Promise<Outcome> {
+  async write(args: WriteArgs): Promise<CallerOutcome> {
     return writes.write(this.context, args);
+  }
+
+  /** The machine's identity object: tokens of `machineId` before `epoch` were replaced (src/identity/vouched-tokens.ts). */
+  async revokeTokens(machineId: string, epoch: number): Promise<void> {
+    this.context.vouched.revoke(machineId, epoch);
   }
 
   /** Ends play (the daily field at the end of its day): recorded as a `close` event. */
@@ -104,8 +109,8 @@ export class FieldObject extends DurableObject<Env> {
 
   // ---- reads ----
 
-  async observe(query: ObserveQuery & { callerMachineId?: string }): Promise<Outcome> {
-    return reads.observe(this.context, query);
+  async observe(args: ObserveArgs): Promise<CallerOutcome> {
+    return reads.observeAsCaller(this.context, args);
   }
 
   async status(): Promise<{ status: FieldStatus; revision: number; failure?: string }> {

@@ -1,6 +1,7 @@
 import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
 import type { FieldContext } from "./field-context";
-import { fail, isRecord, type FieldShape, type FieldStatus, type LogHead, type Manifest, type Outcome } from "./field-types";
+import { proveBearer } from "./field-callers";
+import { fail, isRecord, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
 import type { GrowPolicy } from "./growth";
 import { statusObservation } from "./observation-status";
 import { LISTED_AGENTS } from "./registry";
@@ -10,6 +11,19 @@ import { currentStatus, readGate, storedStatus } from "./status-gate";
 /** The field's reads: observe, status, manifest, the event log, and its registry row. None changes state. */
 
 const MAX_EVENTS_PAGE = 1_000;
+
+/**
+ * `observe` from the caller's perspective: the machine its bearer token proves (a token this field
+ * cannot trust reads as a spectator, as no token does), else the machine given, else a spectator.
+ */
+export async function observeAsCaller(f: FieldContext, args: ObserveArgs): Promise<CallerOutcome> {
+  const { bearer, ...query } = args;
+  if (bearer === undefined) return observe(f, query);
+  const proof = await proveBearer(f, bearer);
+  const caller = proof.ok ? proof.machineId : undefined;
+  const result = observe(f, { ...query, callerMachineId: caller });
+  return caller === undefined ? result : { ...result, caller };
+}
 
 export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId?: string }): Outcome {
   // Generating and failed fields answer their status as an observation, not an error (SPEC §6).

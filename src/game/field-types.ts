@@ -1,5 +1,6 @@
 import type { FieldParams } from "../engine";
-import type { FieldRules, RefereeError, SeatDetails, WriteInput } from "../referee/types";
+import type { BearerClaim } from "../identity/vouched-tokens";
+import type { FieldRules, ObserveQuery, RefereeError, SeatDetails, WriteInput } from "../referee/types";
 import type { GrowPolicy } from "./growth";
 import type { GameSummary } from "./registry";
 import { splitAgentId } from "../referee/agent-id";
@@ -52,11 +53,22 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** A reveal/commit/retract plus how the caller proves the agent's machine. */
 export interface WriteArgs {
   input: DistributiveOmit<PlayInput, "machineId">;
-  /** The machine proven by a bearer token, when the request had one. */
+  /** The request's bearer token, hashed, for the field to check (field-callers.ts). */
+  bearer?: BearerClaim;
+  /** A machine the caller already proved (in-process callers and tests). */
   machineId?: string;
   /** The agent's secret from a proof join, when the request had no token. */
   agentSecret?: string;
 }
+
+/** A read's perspective: a machine already proven, or a bearer token for the field to check; neither reads as a spectator. */
+export interface ObserveArgs extends ObserveQuery {
+  callerMachineId?: string;
+  bearer?: BearerClaim;
+}
+
+/** An answer plus the machine the call's token proved, when it proved one (the usage meter counts the call for it). */
+export type CallerOutcome<T = Record<string, unknown>> = Outcome<T> & { caller?: string };
 
 /** The head of the hash-chained log: the newest event's hash and revision (SPEC §9). */
 export interface LogHead {

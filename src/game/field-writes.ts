@@ -1,7 +1,8 @@
 import { sha256Hex } from "../engine/commitments";
 import type { WriteInput } from "../referee/types";
 import type { FieldContext } from "./field-context";
-import { agentMachine, fail, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
+import { proveBearer } from "./field-callers";
+import { agentMachine, fail, type CallerOutcome, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
 import { randomSecret } from "./secrets";
 import { closeGate, currentStatus, writeGate } from "./status-gate";
 import { applyWrite, commitEvent, recover } from "./write-path";
@@ -36,15 +37,31 @@ export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
   return { ok: true, answer: { ...result.answer, agent_secret: secret } };
 }
 
-export async function write(f: FieldContext, args: WriteArgs): Promise<Outcome> {
+/**
+ * A reveal, commit or retract. A bearer token is checked first (as the edge did before the field
+ * could check it itself), so a bad token is refused as such whatever the field's state; the
+ * answer names the machine the token proved.
+ */
+export async function write(f: FieldContext, args: WriteArgs): Promise<CallerOutcome> {
+  let proven = args.machineId;
+  if (args.bearer !== undefined) {
+    const proof = await proveBearer(f, args.bearer);
+    if (!proof.ok) return proof;
+    proven = proof.machineId;
+  }
+  const result = await writeAs(f, args, proven);
+  return proven === undefined ? result : { ...result, caller: proven };
+}
+
+async function writeAs(f: FieldContext, args: WriteArgs, proven: string | undefined): Promise<Outcome> {
   const gate = writeGate(f);
   if (!gate.ok) return gate;
   const agent = args.input.agent;
   const machine = agentMachine(agent);
   if (machine === null) return fail("bad_input", `agent must be "<machine_id>/<session>", got ${JSON.stringify(agent.slice(0, 100))}`);
-  if (args.machineId !== undefined) {
-    if (machine !== args.machineId) {
-      return fail("not_your_agent", `agent ${agent} belongs to machine ${machine}; your token proves ${args.machineId}. Write only as your own agents.`);
+  if (proven !== undefined) {
+    if (machine !== proven) {
+      return fail("not_your_agent", `agent ${agent} belongs to machine ${machine}; your token proves ${proven}. Write only as your own agents.`);
     }
   } else if (args.agentSecret !== undefined) {
     const stored = f.store.secretHash(agent);

@@ -6,6 +6,7 @@ import { sessionProblem } from "../referee/agent-id";
 import { joinMessage } from "./messages";
 import { identityStub } from "./stub";
 import { tokenHash, tokenMachineId } from "./tokens";
+import type { BearerClaim } from "./vouched-tokens";
 
 export type IdentityFailure = { ok: false; code: "token" | "identity" | "proof" | "bad_input"; message: string };
 
@@ -17,14 +18,30 @@ export async function machineFromBearer(
   env: Env,
   authorization: string | null,
 ): Promise<{ ok: true; machineId: string } | IdentityFailure | null> {
+  const claim = await bearerClaimOf(authorization);
+  if (claim === null || !claim.ok) return claim;
+  const { machineId, tokenHash } = claim.claim;
+  const status = await identityStub(env, machineId).resolveToken(tokenHash);
+  return status.status === "current" ? { ok: true, machineId: status.machineId } : tokenRefusal(status.status, machineId);
+}
+
+/**
+ * What an `Authorization` header claims, ready for the field that will check it (a token of our
+ * form, hashed: the token itself goes no further); a refusal when the header cannot be a token of
+ * ours; null when there is none.
+ */
+export async function bearerClaimOf(authorization: string | null): Promise<{ ok: true; claim: BearerClaim } | IdentityFailure | null> {
   if (authorization === null || authorization.trim() === "") return null;
   const token = bearerToken(authorization);
   if (token === undefined) return { ok: false, code: "token", message: "The Authorization header must be 'Bearer msc_…' (see /identity)." };
   const machineId = tokenMachineId(token);
   if (!machineId) return { ok: false, code: "token", message: `Unknown bearer token: this server did not mint it. ${MINT_AGAIN}` };
-  const status = await identityStub(env, machineId).resolveToken(await tokenHash(token));
-  if (status.status === "current") return { ok: true, machineId: status.machineId };
-  if (status.status === "replaced") {
+  return { ok: true, claim: { machineId, tokenHash: await tokenHash(token) } };
+}
+
+/** The refusal of a token the identity object does not hold as current. */
+export function tokenRefusal(status: "replaced" | "unknown", machineId: string): IdentityFailure {
+  if (status === "replaced") {
     return { ok: false, code: "token", message: `This bearer token was replaced by a newer one for ${machineId}; use the newest token. ${MINT_AGAIN}` };
   }
   return { ok: false, code: "token", message: `Unknown bearer token: this server did not mint it (or its record is gone). ${MINT_AGAIN}` };
@@ -33,16 +50,6 @@ export async function machineFromBearer(
 /** The token of an `Authorization: Bearer …` header, when the header has that form. */
 function bearerToken(authorization: string): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())?.[1];
-}
-
-/**
- * The machine a bearer token names (its id is part of the token), before any lookup: what the
- * token claims, not what it proves. Only for work that is redone when the lookup disagrees.
- */
-export function bearerClaim(authorization: string | null): string | undefined {
-  if (authorization === null) return undefined;
-  const token = bearerToken(authorization);
-  return token === undefined ? undefined : (tokenMachineId(token) ?? undefined);
 }
 
 /** Verify a proof join (SPEC §8) and consume the proof (single-use). */

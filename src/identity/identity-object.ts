@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 
 /**
  * Identity of one machine (SPEC §8): its first-seen key, display name, hashed bearer tokens and the
@@ -20,15 +21,24 @@ export type TokenStatus = { status: "current"; machineId: string } | { status: "
 /** Replaced token hashes kept so a client can be told "replaced" rather than "unknown". */
 const REPLACED_KEPT = 8;
 
+/** Fields that asked for a vouch longer ago than their trust lasts (plus clock slack) need no word of a new token. */
+const WATCH_MS = VOUCH_TTL_MS + 60_000;
+/** Attempts to tell one field of a new token before the mint gives up with an error. */
+const REVOKE_ATTEMPTS = 3;
+
 export class IdentityObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /** Tables are created on the first write, so lookups of unknown machines (forged tokens) store nothing. */
   private hasSchema: boolean;
+  /** Whether the table of fields holding a vouch exists (created by the first vouch; older objects lack it). */
+  private hasWatchers: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.hasSchema = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'machines'").toArray().length > 0;
+    const tables = new Set(this.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => r.name));
+    this.hasSchema = tables.has("machines");
+    this.hasWatchers = tables.has("token_watchers");
   }
 
   private ensureSchema(): void {
@@ -57,10 +67,12 @@ export class IdentityObject extends DurableObject<Env> {
   }
 
   /**
-   * Mints atomically: claims the key, spends the signed request, marks older tokens replaced and stores
-   * the new token's hash. No await inside, so it is one SQLite transaction.
+   * Mints: claims the key, spends the signed request, marks older tokens replaced and stores the new
+   * token's hash, all before the first await, so as one SQLite transaction. Then every field that
+   * holds a vouch for this machine is told that earlier tokens are replaced, before the mint is
+   * answered (vouched-tokens.ts); when a field cannot be told, the mint fails and can be repeated.
    */
-  mintToken(args: { machineId: string; publicKey: string; tokenHash: string; requestDigest: string; expiresAtMs: number; nowMs: number }): SpendResult {
+  async mintToken(args: { machineId: string; publicKey: string; tokenHash: string; requestDigest: string; expiresAtMs: number; nowMs: number }): Promise<SpendResult> {
     const spent = this.spend(args.machineId, args.publicKey, args.requestDigest, "auth", args.expiresAtMs, args.nowMs);
     if (!spent.ok) return spent;
     this.sql.exec("UPDATE tokens SET replaced_at = ? WHERE machine_id = ? AND replaced_at IS NULL", args.nowMs, args.machineId);
@@ -70,17 +82,60 @@ export class IdentityObject extends DurableObject<Env> {
         (SELECT hash FROM tokens WHERE replaced_at IS NOT NULL ORDER BY replaced_at DESC, created_at DESC LIMIT ?)`,
       REPLACED_KEPT,
     );
+    const epoch = this.sql.exec<{ rowid: number }>("SELECT rowid FROM tokens WHERE hash = ?", args.tokenHash).one().rowid;
+    await this.tellWatchers(args.machineId, epoch);
     return { ok: true };
   }
 
   resolveToken(tokenHash: string): TokenStatus {
+    const vouch = this.lookupToken(tokenHash);
+    return vouch.status === "current" ? { status: "current", machineId: vouch.machineId } : vouch;
+  }
+
+  /**
+   * `resolveToken` for a field that will trust the answer for a while: the field is noted, so that
+   * a new token minted meanwhile is announced to it. The epoch is the token's row id, which grows
+   * with every mint (the newest row is never deleted).
+   */
+  vouch(tokenHash: string, field: string): Vouch {
+    const vouch = this.lookupToken(tokenHash);
+    if (vouch.status !== "current") return vouch;
+    if (!this.hasWatchers) {
+      this.sql.exec("CREATE TABLE IF NOT EXISTS token_watchers (field TEXT PRIMARY KEY, vouched_at INTEGER NOT NULL)");
+      this.hasWatchers = true;
+    }
+    this.sql.exec("INSERT INTO token_watchers (field, vouched_at) VALUES (?, ?) ON CONFLICT (field) DO UPDATE SET vouched_at = excluded.vouched_at", field, Date.now());
+    return vouch;
+  }
+
+  private lookupToken(tokenHash: string): Vouch {
     if (!this.hasSchema) return { status: "unknown" };
     const row = this.sql
-      .exec<{ machine_id: string; replaced_at: number | null }>("SELECT machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
+      .exec<{ rowid: number; machine_id: string; replaced_at: number | null }>("SELECT rowid, machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
       .toArray()[0];
     if (!row) return { status: "unknown" };
     if (row.replaced_at !== null) return { status: "replaced" };
-    return { status: "current", machineId: row.machine_id };
+    return { status: "current", machineId: row.machine_id, epoch: row.rowid };
+  }
+
+  /** Tells the fields that may hold a vouch for an earlier token that tokens before `epoch` are replaced. */
+  private async tellWatchers(machineId: string, epoch: number): Promise<void> {
+    if (!this.hasWatchers) return;
+    this.sql.exec("DELETE FROM token_watchers WHERE vouched_at < ?", Date.now() - WATCH_MS);
+    const fields = this.sql.exec<{ field: string }>("SELECT field FROM token_watchers").toArray().map((r) => r.field);
+    await Promise.all(fields.map((field) => this.revokeAt(field, machineId, epoch)));
+  }
+
+  private async revokeAt(field: string, machineId: string, epoch: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // A fresh stub per attempt: a stub that threw may be broken for good.
+        await this.env.FIELDS.getByName(field).revokeTokens(machineId, epoch);
+        return;
+      } catch (err) {
+        if (attempt >= REVOKE_ATTEMPTS) throw new Error(`field ${field} could not be told of the new token: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   }
 
   /** Claims the key and spends a join proof; a proof already spent is refused. */

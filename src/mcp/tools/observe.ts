@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, plural, readAsCaller } from "./play-common";
+import { answer, callField, fieldStub, healthText, noteCaller, plural, readerClaim } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -20,10 +20,10 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
     OBSERVE_TOOL,
     async (args) => {
       // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
-      // proven whenever a token is sent; spectators send none and pay nothing.
-      const observe = (callerMachineId: string | undefined) => fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, callerMachineId });
+      // the field reads from the machine its token proves; spectators send none.
+      const bearer = await readerClaim(ctx);
       return callField(async () =>
-        answer(await readAsCaller(ctx, observe), (a) => {
+        answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;
           if (o.scope === "header") {
             return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${String(o.tiles_total)} tiles on G=${String(o.G)}, too many to list: observe {agent} for your area or {rect: [x, y, w, h]}.`;

@@ -1,7 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../../env";
 import type { Outcome } from "../../game/field-object";
-import { bearerClaim, machineFromBearer } from "../../identity/api";
+import { bearerClaimOf } from "../../identity/api";
+import type { BearerClaim } from "../../identity/vouched-tokens";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
 import { wrongCellsToDeath } from "../../referee/health";
@@ -33,19 +34,18 @@ export async function callField(run: () => Promise<CallToolResult>): Promise<Cal
 }
 
 /**
- * How a write proves its machine (SPEC §6): the bearer token when the request has one (it must be
- * valid), else the agent_secret argument. The field object checks that the agent belongs to it.
+ * How a write proves its machine (SPEC §6): the bearer token when the request has one, else the
+ * agent_secret argument. A header that cannot hold a token of ours is refused here; a token of our
+ * form goes to the field, hashed, which checks it against the vouches it holds or the machine's
+ * identity object (src/game/field-callers.ts) and checks that the agent belongs to that machine.
  */
 export async function writeAuth(
   ctx: ToolContext,
   agentSecret: string | undefined,
-): Promise<{ ok: true; machineId?: string; agentSecret?: string } | { ok: false; result: CallToolResult }> {
-  const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
-  if (bearer && !bearer.ok) return { ok: false, result: toolError(bearer.code, bearer.message) };
-  if (bearer) {
-    ctx.provenMachine = bearer.machineId;
-    return { ok: true, machineId: bearer.machineId };
-  }
+): Promise<{ ok: true; bearer?: BearerClaim; agentSecret?: string } | { ok: false; result: CallToolResult }> {
+  const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
+  if (claim && !claim.ok) return { ok: false, result: toolError(claim.code, claim.message) };
+  if (claim) return { ok: true, bearer: claim.claim };
   if (agentSecret !== undefined) return { ok: true, agentSecret };
   return {
     ok: false,
@@ -86,33 +86,23 @@ export async function playWrite(
   if (!auth.ok) return auth.result;
   const input = { ...detail, agent: args.agent, expectedRevision: args.expected_revision, intent: args.intent };
   return callField(async () =>
-    answer(await fieldStub(ctx.env, args.game_id).write({ input, machineId: auth.machineId, agentSecret: auth.agentSecret }), summarise),
+    answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).write({ input, bearer: auth.bearer, agentSecret: auth.agentSecret })), summarise),
   );
 }
 
-/** The machine a read-only call comes from, when it carries a valid token (for the caller's health). */
-export async function readerMachine(ctx: ToolContext): Promise<string | undefined> {
-  const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
-  if (bearer?.ok) ctx.provenMachine = bearer.machineId;
-  return bearer?.ok ? bearer.machineId : undefined;
+/**
+ * The bearer token a read carries, for the field to read from its machine's perspective. A header
+ * that cannot hold a token of ours reads as a spectator, as no header does.
+ */
+export async function readerClaim(ctx: ToolContext): Promise<BearerClaim | undefined> {
+  const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
+  return claim?.ok ? claim.claim : undefined;
 }
 
-/**
- * A read made from the caller's perspective (its machine, when its token proves one; else a
- * spectator's). The token's lookup and the read run side by side, the read built for the machine
- * the token names: it is kept when the lookup proves that machine and made again otherwise (a
- * replaced or unknown token). A read changes nothing, so the one discarded costs only its time,
- * and a call with a good token pays one object round trip instead of two in a row.
- */
-export async function readAsCaller<T>(ctx: ToolContext, read: (callerMachineId: string | undefined) => Promise<T>): Promise<T> {
-  const claimed = bearerClaim(ctx.request.headers.get("Authorization"));
-  // A header that names no machine (none, or not a token of ours) can prove none: a spectator's read.
-  if (claimed === undefined) return read(undefined);
-  const lookup = readerMachine(ctx);
-  const speculative = read(claimed);
-  speculative.catch(() => undefined); // when discarded, its failure is nobody's
-  const machine = await lookup;
-  return machine === claimed ? speculative : read(machine);
+/** Notes the machine a field found the call's token to prove (the usage meter counts the call for it). */
+export function noteCaller<T extends { caller?: string }>(ctx: ToolContext, outcome: T): T {
+  if (outcome.caller !== undefined) ctx.provenMachine = outcome.caller;
+  return outcome;
 }
 
 export function plural(n: number, word: string): string {

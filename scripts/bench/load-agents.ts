@@ -1,0 +1,78 @@
+// The load benchmark's agents, each on a thread of its own. Sixteen agents on one event loop
+// measured each other: a reply that arrived while another agent was deducing its next move
+// waited for that deduction before the wire tap could read it, so every agent's latency held the
+// others' thinking (an independent client saw tool calls at 1.2× health during a run whose
+// in-process agents reported 1.6–1.7×). Real agents are separate programs; so is each agent here.
+// A thread plays one reference agent (`playAgent`) behind its own wire tap and sends back its
+// summary and its tapped calls, their times moved onto the main thread's clock.
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { playAgent, type AgentOptions, type AgentSummary } from "../../agent";
+import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
+
+type ThreadOptions = Omit<AgentOptions, "log" | "signal">;
+
+interface Played {
+  summary: AgentSummary;
+  calls: TappedCall[];
+  /** The thread's `performance.timeOrigin`: its `performance.now()` times are offsets from it. */
+  timeOrigin: number;
+}
+
+/** Agents ready on their threads (modules loaded), each started by `go` and answering its summary and calls. */
+export class AgentThreads {
+  private constructor(private readonly workers: Worker[], private readonly done: Array<Promise<Played>>) {}
+
+  /** Starts a thread per agent and resolves once every one has loaded and waits for `go`. */
+  static async start(agents: readonly ThreadOptions[]): Promise<AgentThreads> {
+    const workers: Worker[] = [];
+    const ready: Array<Promise<void>> = [];
+    const done: Array<Promise<Played>> = [];
+    for (const options of agents) {
+      const worker = new Worker(new URL(import.meta.url), { workerData: options });
+      workers.push(worker);
+      let loaded: () => void = () => {};
+      ready.push(new Promise<void>((resolve) => (loaded = resolve)));
+      done.push(
+        new Promise<Played>((resolve, reject) => {
+          worker.on("message", (m: { kind: "ready" } | ({ kind: "played" } & Played)) => {
+            if (m.kind === "ready") loaded();
+            else resolve(m);
+          });
+          worker.on("error", reject);
+          worker.on("exit", (code) => reject(new Error(`agent thread exited with ${code} before it answered`)));
+        }),
+      );
+    }
+    await Promise.race([Promise.all(ready), Promise.all(done)]);
+    return new AgentThreads(workers, done);
+  }
+
+  /** Lets every agent play; resolves with their summaries and all their calls, in the order they were sent. */
+  async go(): Promise<{ summaries: AgentSummary[]; calls: TappedCall[] }> {
+    for (const worker of this.workers) worker.postMessage("go");
+    const played = await Promise.all(this.done);
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    const shift = (p: Played) => p.timeOrigin - performance.timeOrigin;
+    const calls = played.flatMap((p) => p.calls.map((c) => ({ ...c, startedAt: c.startedAt + shift(p), endedAt: c.endedAt + shift(p) })));
+    calls.sort((a, b) => a.startedAt - b.startedAt);
+    return { summaries: played.map((p) => p.summary), calls };
+  }
+}
+
+/**
+ * A thread's side: load, say ready, wait for `go`, play, answer. Node loads its HTTP client and
+ * text codecs on a thread's first fetch (~0.5 s of CPU): one health request before `ready` keeps
+ * sixteen threads from doing that at once inside the measured run.
+ */
+async function playOnThread(options: ThreadOptions): Promise<void> {
+  await (await fetch(new URL("/api/health", options.url))).arrayBuffer();
+  const tap = new WireTap(globalThis.fetch.bind(globalThis));
+  tap.install((h) => h.get("authorization")?.slice(-12) ?? "anonymous");
+  parentPort!.postMessage({ kind: "ready" });
+  await new Promise<void>((resolve) => parentPort!.once("message", () => resolve()));
+  const summary = await playAgent(options);
+  await tap.settle();
+  parentPort!.postMessage({ kind: "played", summary, calls: tap.calls, timeOrigin: performance.timeOrigin });
+}
+
+if (!isMainThread && parentPort) void playOnThread(workerData as ThreadOptions);
