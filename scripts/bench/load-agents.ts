@@ -1,34 +1,40 @@
-// The load benchmark's agents, each on a thread of its own. Sixteen agents on one event loop
+// The load benchmark's agents on threads: each on its own up to MAX_THREADS. Sixteen agents on one event loop
 // measured each other: a reply that arrived while another agent was deducing its next move
 // waited for that deduction before the wire tap could read it, so every agent's latency held the
 // others' thinking (an independent client saw tool calls at 1.2× health during a run whose
-// in-process agents reported 1.6–1.7×). Real agents are separate programs; so is each agent here.
-// A thread plays one reference agent (`playAgent`) behind its own wire tap and sends back its
-// summary and its tapped calls, their times moved onto the main thread's clock.
+// in-process agents reported 1.6–1.7×). Real agents are separate programs; here they are as far
+// as a 2-core machine allows.
+// A thread plays its reference agents (`playAgent`; one each up to MAX_THREADS agents) behind its
+// own wire tap and sends back their summaries and tapped calls, moved onto the main thread's clock.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { playAgent, type AgentOptions, type AgentSummary } from "../../agent";
 import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
 
 type ThreadOptions = Omit<AgentOptions, "log" | "signal">;
 
+/** At most this many threads; more agents share them (64 agents: 4 per thread). Sixty-four threads at once stalled before play on a 2-core machine. */
+export const MAX_THREADS = 16;
+
 interface Played {
-  summary: AgentSummary;
+  summaries: AgentSummary[];
   calls: TappedCall[];
   /** The thread's `performance.timeOrigin`: its `performance.now()` times are offsets from it. */
   timeOrigin: number;
 }
 
-/** Agents ready on their threads (modules loaded), each started by `go` and answering its summary and calls. */
+/** Agents ready on their threads (modules loaded), started by `go`, answering their summaries and calls. */
 export class AgentThreads {
   private constructor(private readonly workers: Worker[], private readonly done: Array<Promise<Played>>) {}
 
-  /** Starts a thread per agent and resolves once every one has loaded and waits for `go`. */
+  /** Starts a thread per agent (up to MAX_THREADS, then shared) and resolves once every one has loaded and waits for `go`. */
   static async start(agents: readonly ThreadOptions[]): Promise<AgentThreads> {
     const workers: Worker[] = [];
     const ready: Array<Promise<void>> = [];
     const done: Array<Promise<Played>> = [];
-    for (const options of agents) {
-      const worker = new Worker(new URL(import.meta.url), { workerData: options });
+    const threads = Math.min(agents.length, MAX_THREADS);
+    const groups = Array.from({ length: threads }, (_, t) => agents.filter((_, i) => i % threads === t));
+    for (const group of groups) {
+      const worker = new Worker(new URL(import.meta.url), { workerData: group });
       workers.push(worker);
       let loaded: () => void = () => {};
       ready.push(new Promise<void>((resolve) => (loaded = resolve)));
@@ -55,7 +61,7 @@ export class AgentThreads {
     const shift = (p: Played) => p.timeOrigin - performance.timeOrigin;
     const calls = played.flatMap((p) => p.calls.map((c) => ({ ...c, startedAt: c.startedAt + shift(p), endedAt: c.endedAt + shift(p) })));
     calls.sort((a, b) => a.startedAt - b.startedAt);
-    return { summaries: played.map((p) => p.summary), calls };
+    return { summaries: played.flatMap((p) => p.summaries), calls };
   }
 }
 
@@ -64,15 +70,31 @@ export class AgentThreads {
  * text codecs on a thread's first fetch (~0.5 s of CPU): one health request before `ready` keeps
  * sixteen threads from doing that at once inside the measured run.
  */
-async function playOnThread(options: ThreadOptions): Promise<void> {
-  await (await fetch(new URL("/api/health", options.url))).arrayBuffer();
+async function playOnThread(agents: ThreadOptions[]): Promise<void> {
+  // A thread's event loop may hold nothing but a call's unref'd timeout (AbortSignal.timeout) while
+  // that call waits: Node would end the thread there, with its agent mid-game. This handle keeps
+  // the thread alive until the main thread ends it.
+  setInterval(() => undefined, 1 << 30);
+  await warmUp(new URL("/api/health", agents[0].url));
   const tap = new WireTap(globalThis.fetch.bind(globalThis));
   tap.install((h) => h.get("authorization")?.slice(-12) ?? "anonymous");
   parentPort!.postMessage({ kind: "ready" });
   await new Promise<void>((resolve) => parentPort!.once("message", () => resolve()));
-  const summary = await playAgent(options);
+  const summaries = await Promise.all(agents.map((options) => playAgent(options)));
   await tap.settle();
-  parentPort!.postMessage({ kind: "played", summary, calls: tap.calls, timeOrigin: performance.timeOrigin });
+  parentPort!.postMessage({ kind: "played", summaries, calls: tap.calls, timeOrigin: performance.timeOrigin });
 }
 
-if (!isMainThread && parentPort) void playOnThread(workerData as ThreadOptions);
+/** One health request, so the thread's HTTP client is loaded; a refused one is tried again (64 threads start at once). */
+async function warmUp(url: URL): Promise<void> {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    try {
+      await (await fetch(url)).arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
+if (!isMainThread && parentPort) void playOnThread(workerData as ThreadOptions[]);

@@ -1,6 +1,6 @@
 // Load benchmark (issue 11): N reference agents (`npm run agent`'s playAgent) on one G=100 field
 // through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
-// Each agent plays on a thread of its own (load-agents.ts), as separate programs would; the health
+// Each agent plays on a thread of its own (load-agents.ts; up to 16, then shared), as separate programs would; the health
 // baseline is probed from the otherwise idle main thread.
 // Every scenario runs twice: at a model's pace (each agent pauses TURN ms before each call, the turn
 // a model takes to read an answer and choose its next call: the latency target is judged there,
