@@ -1,7 +1,7 @@
 // Load benchmark (issue 11): N reference agents (`npm run agent`'s playAgent) on one G=100 field
 // through a real `wrangler dev`, for N = 1, 4, 16, 64, then 4 fields at once with 16 agents each.
-// Each agent plays on a thread of its own (load-agents.ts; up to 16, then shared), as separate programs would; the health
-// baseline is probed from the otherwise idle main thread.
+// Each agent plays on a thread of its own (load-agents.ts; up to 16, then shared), as separate
+// programs would; the health baseline is probed from the otherwise idle main thread.
 // Every scenario runs twice: at a model's pace (each agent pauses TURN ms before each call, the turn
 // a model takes to read an answer and choose its next call: the latency target is judged there,
 // where the server is not driven past what it can serve), then flat out (no pause: every agent

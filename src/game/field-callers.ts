@@ -21,15 +21,17 @@ export async function proveBearer(f: FieldContext, claim: BearerClaim): Promise<
   const identity = identityStub(f.env, claim.machineId);
   if (gameId === undefined) {
     const status = await identity.resolveToken(claim.tokenHash);
-    return status.status === "current" ? { ok: true, machineId: status.machineId } : refused(tokenRefusal(status.status, claim.machineId).message);
+    return status.status === "current" ? { ok: true, machineId: status.machineId } : refused(status.status, claim.machineId);
   }
   const vouch = await identity.vouch(claim.tokenHash, gameId);
-  if (vouch.status !== "current") return refused(tokenRefusal(vouch.status, claim.machineId).message);
+  if (vouch.status !== "current") return refused(vouch.status, claim.machineId);
   // A revocation heard while the vouch was on its way: the token was replaced meanwhile.
-  if (!f.vouched.remember(claim, vouch, Date.now())) return refused(tokenRefusal("replaced", claim.machineId).message);
+  if (!f.vouched.remember(claim, vouch, Date.now())) return refused("replaced", claim.machineId);
   return { ok: true, machineId: vouch.machineId };
 }
 
-function refused(message: string): BearerProof {
-  return { ok: false, error: { code: "token", message } };
+/** The edge's refusal of such a token, as the field's answer. */
+function refused(status: "replaced" | "unknown", machineId: string): BearerProof {
+  const { code, message } = tokenRefusal(status, machineId);
+  return { ok: false, error: { code, message } };
 }

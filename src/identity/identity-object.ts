@@ -16,7 +16,6 @@ import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 
 export type ClaimResult = { ok: true } | { ok: false; code: "identity"; message: string };
 export type SpendResult = ClaimResult | { ok: false; code: "replayed"; message: string };
-export type TokenStatus = { status: "current"; machineId: string } | { status: "replaced" | "unknown" };
 
 /** Replaced token hashes kept so a client can be told "replaced" rather than "unknown". */
 const REPLACED_KEPT = 8;
@@ -87,18 +86,13 @@ export class IdentityObject extends DurableObject<Env> {
     return { ok: true };
   }
 
-  resolveToken(tokenHash: string): TokenStatus {
-    const vouch = this.lookupToken(tokenHash);
-    return vouch.status === "current" ? { status: "current", machineId: vouch.machineId } : vouch;
-  }
-
   /**
    * `resolveToken` for a field that will trust the answer for a while: the field is noted, so that
    * a new token minted meanwhile is announced to it. The epoch is the token's row id, which grows
    * with every mint (the newest row is never deleted).
    */
   vouch(tokenHash: string, field: string): Vouch {
-    const vouch = this.lookupToken(tokenHash);
+    const vouch = this.resolveToken(tokenHash);
     if (vouch.status !== "current") return vouch;
     if (!this.hasWatchers) {
       this.sql.exec("CREATE TABLE IF NOT EXISTS token_watchers (field TEXT PRIMARY KEY, vouched_at INTEGER NOT NULL)");
@@ -108,7 +102,8 @@ export class IdentityObject extends DurableObject<Env> {
     return vouch;
   }
 
-  private lookupToken(tokenHash: string): Vouch {
+  /** What this machine's object holds of a token: current (with its epoch), replaced, or unknown. */
+  resolveToken(tokenHash: string): Vouch {
     if (!this.hasSchema) return { status: "unknown" };
     const row = this.sql
       .exec<{ rowid: number; machine_id: string; replaced_at: number | null }>("SELECT rowid, machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
