@@ -1,8 +1,10 @@
 // What one request costs inside workerd, piece by piece, with no local proxy in front (the
 // Worker's own app and objects through the vitest plugin): GET /api/health as the baseline, then
 // /mcp calls through the whole app, the MCP SDK's dispatch alone, one Durable Object RPC, and the
-// per-call work of our own code (argument validation, chaining an event). It explains the load
-// benchmark's latency ratio: which part of a tool call's cost is ours and which is the runtime's.
+// per-call work of our own code (argument validation, chaining an event); then real commits of a
+// tile's open cells through the whole app, the field object's write RPC alone and the referee
+// alone. It explains the load benchmark's latency ratio: which part of a tool call's cost is ours
+// and which is the runtime's.
 // Not a test of anything: it measures and prints one table.
 //
 //   npm run bench:requests
@@ -19,14 +21,15 @@ import { directToolCall } from "../../../src/mcp/direct-call";
 import { KEEP_ALIVE_MS, serveMcp } from "../../../src/mcp/handler";
 import { invalidParams } from "../../../src/mcp/params";
 import { commitArgs } from "../../../src/mcp/tools/play-schemas";
-import type { RefereeEvent } from "../../../src/referee/types";
+import { Referee } from "../../../src/referee";
+import type { RefereeEvent, WriteInput } from "../../../src/referee/types";
 import { modernRequest } from "../../../test/e2e/harness/mcp-wire";
 
 const ROUNDS = 3;
 const ITERATIONS = 400;
 const ORIGIN = "http://localhost:8787";
 
-type Api = Pick<FieldObject, "create" | "status">;
+type Api = Pick<FieldObject, "create" | "status" | "join" | "write">;
 
 /** workerd advances its clock only between I/O events: a timer before and after brackets the loop. */
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
@@ -143,4 +146,89 @@ it("one request inside workerd, piece by piece", async () => {
   console.log("| operation | ms | / health |");
   console.log("|---|---|---|");
   for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(3)} | ${(ms / health).toFixed(1)}× |`);
+});
+
+/**
+ * Real commits (every cell fresh, true values, a whole tile's open cells at once, as the reference
+ * agent commits), in three ways taking turns tile by tile on one G = 100 field: through the whole
+ * app with the agent's secret; the field object's write RPC with that secret; the same RPC for a
+ * machine already proven. Each call is timed by the I/O that ends it (workerd's clock moves only
+ * then, in whole milliseconds), so the table gives means over many calls. Then the same writes
+ * are replayed on a referee in this isolate: the judging alone.
+ */
+it("a real commit inside workerd: the whole app, the field object, the referee", async () => {
+  const app = createApp();
+  const gameId = "request-costs-commits";
+  const seed = "bench-request-costs-commits";
+  const stub = env.FIELDS.getByName(gameId) as unknown as Api;
+  ok(await stub.create({ gameId, params: { kind: "scatter", G: 100 }, rules: { guess: "accept", depth: 0, fog: false }, G: 100, seed }));
+  await runDurableObjectAlarm(env.FIELDS.getByName(gameId));
+  while ((await stub.status()).status === "generating") await new Promise((r) => setTimeout(r, 100));
+  const field = await generateField({ kind: "scatter", G: 100, seed });
+  const machineId = "m-00000000000000aa";
+  const details = { machineId, session: "1", name: "bench", model: "bench", harness: "bench", harnessSource: "argument", tags: {}, verified: true } as const;
+  const seat = await stub.join({ ...details, issueSecret: true });
+  if (!seat.ok) throw new Error(seat.error.message);
+  const agent = String(seat.answer.agent);
+  const secret = String(seat.answer.agent_secret);
+  let revision = Number(seat.answer.revision);
+  let frontier = [Number(seat.answer.seed_tile)];
+  const intent = "proven: the open cells of one tile";
+  const ways = ["tools/call commit, the whole app (agent secret)", "the field object's write RPC (agent secret)", "the field object's write RPC (machine already proven)"] as const;
+  const samples = ways.map(() => ({ ms: [] as number[], cells: [] as number[] }));
+  const inputs: WriteInput[] = [{ type: "join", ...details }];
+  const contexts: Array<Promise<void>> = [];
+  const follow = (answer: Record<string, unknown>): void => {
+    revision = Number(answer.revision);
+    if (Array.isArray(answer.frontier)) frontier = answer.frontier as number[];
+  };
+  const known = new Set<number>();
+  const revealed = new Set<number>();
+  for (let turn = 0; ; turn++) {
+    const tile = frontier.find((t) => field.tiles[t].cellIds.some((c) => !known.has(c)));
+    if (tile === undefined) break;
+    if (!revealed.has(tile)) {
+      revealed.add(tile);
+      const input = { type: "reveal", agent, expectedRevision: revision, tile, intent: "open" } as const;
+      inputs.push({ ...input, machineId });
+      const r = await stub.write({ machineId, input });
+      if (!r.ok) throw new Error(r.error.message);
+      follow(r.answer);
+    }
+    const cells = field.tiles[tile].cellIds.filter((c) => !known.has(c)).map((c) => [c, field.solution[c]] as [number, 0 | 1]);
+    for (const [c] of cells) known.add(c);
+    const input = { type: "commit", agent, expectedRevision: revision, cells, intent } as const;
+    inputs.push({ ...input, machineId });
+    const way = turn % ways.length;
+    const t0 = performance.now();
+    if (way === 0) {
+      const ctx = createExecutionContext();
+      const args = { game_id: gameId, agent, agent_secret: secret, expected_revision: revision, cells, intent };
+      const text = await (await app.fetch(mcpRequest("tools/call", { name: "commit", arguments: args }).request, env, ctx)).text();
+      samples[way].ms.push(performance.now() - t0);
+      // The usage count is flushed a second later in waitUntil, after the answer: not timed.
+      contexts.push(waitOnExecutionContext(ctx));
+      follow((JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent);
+    } else {
+      const r = await stub.write(way === 1 ? { agentSecret: secret, input } : { machineId, input });
+      samples[way].ms.push(performance.now() - t0);
+      if (!r.ok) throw new Error(r.error.message);
+      follow(r.answer);
+    }
+    samples[way].cells.push(cells.length);
+  }
+  await Promise.all(contexts);
+  const referee = new Referee({ gameId, seed, field, rules: { guess: "accept", depth: 0, fog: false } });
+  await tick();
+  const r0 = performance.now();
+  for (const input of inputs) if (!referee.apply(input, 1_800_000_000_000).ok) throw new Error("the replay refused a write");
+  await tick();
+  const commits = inputs.filter((i) => i.type === "commit").length;
+  const judging = (performance.now() - r0 - 1) / commits;
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`\nreal commits of one tile's open cells on a G = ${field.G} field, three ways taking turns: mean ms per call`);
+  console.log("| call | n | cells per commit | ms |");
+  console.log("|---|---|---|---|");
+  ways.forEach((name, i) => console.log(`| ${name} | ${samples[i].ms.length} | ${mean(samples[i].cells).toFixed(0)} | ${mean(samples[i].ms).toFixed(3)} |`));
+  console.log(`| the referee's judging alone (all ${inputs.length} writes replayed in this isolate, per commit) | ${commits} | ${mean(samples.flatMap((x) => x.cells)).toFixed(0)} | ${judging.toFixed(3)} |`);
 });
