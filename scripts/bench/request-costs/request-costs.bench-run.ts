@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
 import { createMcpHandler, isLegacyRequest, McpServer } from "@modelcontextprotocol/server";
 import { it } from "vitest";
-import { generateField } from "../../../src/engine";
+import { generateField, type Field } from "../../../src/engine";
 import { chainEvent } from "../../../src/game/chain";
 import type { FieldObject, Outcome } from "../../../src/game/field-object";
 import { createApp } from "../../../src/http/app";
@@ -28,6 +28,7 @@ import { modernRequest } from "../../../test/e2e/harness/mcp-wire";
 const ROUNDS = 3;
 const ITERATIONS = 400;
 const ORIGIN = "http://localhost:8787";
+const RULES = { guess: "accept", depth: 0, fog: false } as const;
 
 type Api = Pick<FieldObject, "create" | "status" | "join" | "write">;
 
@@ -60,6 +61,15 @@ function bareServer(): McpServer {
   return server;
 }
 
+/** A scatter G = 100 field object, generated and playing, and the same field generated here (its solution). */
+async function playingField(gameId: string, seed: string): Promise<{ stub: Api; field: Field }> {
+  const stub = env.FIELDS.getByName(gameId) as unknown as Api;
+  ok(await stub.create({ gameId, params: { kind: "scatter", G: 100 }, rules: RULES, G: 100, seed }));
+  await runDurableObjectAlarm(env.FIELDS.getByName(gameId));
+  while ((await stub.status()).status === "generating") await new Promise((r) => setTimeout(r, 100));
+  return { stub, field: await generateField({ kind: "scatter", G: 100, seed }) };
+}
+
 function ok(outcome: Outcome): void {
   if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
 }
@@ -78,11 +88,7 @@ it("one request inside workerd, piece by piece", async () => {
   // A real G = 100 field to observe and to build a real commit event from.
   const gameId = "request-costs";
   const seed = "bench-request-costs";
-  const stub = env.FIELDS.getByName(gameId) as unknown as Api;
-  ok(await stub.create({ gameId, params: { kind: "scatter", G: 100 }, rules: { guess: "accept", depth: 0, fog: false }, G: 100, seed }));
-  await runDurableObjectAlarm(env.FIELDS.getByName(gameId));
-  while ((await stub.status()).status === "generating") await new Promise((r) => setTimeout(r, 100));
-  const field = await generateField({ kind: "scatter", G: 100, seed });
+  const { stub, field } = await playingField(gameId, seed);
   const cells = field.tiles[0].cellIds.slice(0, 48).map((c) => [c, field.solution[c]] as [number, 0 | 1]);
   const event: RefereeEvent = {
     rev: 7,
@@ -160,11 +166,7 @@ it("a real commit inside workerd: the whole app, the field object, the referee",
   const app = createApp();
   const gameId = "request-costs-commits";
   const seed = "bench-request-costs-commits";
-  const stub = env.FIELDS.getByName(gameId) as unknown as Api;
-  ok(await stub.create({ gameId, params: { kind: "scatter", G: 100 }, rules: { guess: "accept", depth: 0, fog: false }, G: 100, seed }));
-  await runDurableObjectAlarm(env.FIELDS.getByName(gameId));
-  while ((await stub.status()).status === "generating") await new Promise((r) => setTimeout(r, 100));
-  const field = await generateField({ kind: "scatter", G: 100, seed });
+  const { stub, field } = await playingField(gameId, seed);
   const machineId = "m-00000000000000aa";
   const details = { machineId, session: "1", name: "bench", model: "bench", harness: "bench", harnessSource: "argument", tags: {}, verified: true } as const;
   const seat = await stub.join({ ...details, issueSecret: true });
@@ -218,7 +220,7 @@ it("a real commit inside workerd: the whole app, the field object, the referee",
     samples[way].cells.push(cells.length);
   }
   await Promise.all(contexts);
-  const referee = new Referee({ gameId, seed, field, rules: { guess: "accept", depth: 0, fog: false } });
+  const referee = new Referee({ gameId, seed, field, rules: RULES });
   await tick();
   const r0 = performance.now();
   for (const input of inputs) if (!referee.apply(input, 1_800_000_000_000).ok) throw new Error("the replay refused a write");
