@@ -12,38 +12,106 @@
  *   `undefined` in an array, class instances such as Date or Map) is refused.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, "$");
+  const writer = new CanonicalWriter();
+  writer.write(value);
+  return writer.text;
 }
 
-function write(value: unknown, path: string): string {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "boolean":
-      return value ? "true" : "false";
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      if (!Number.isSafeInteger(value)) throw new TypeError(`canonical JSON: ${path} is ${value}, not a safe integer`);
-      return String(value === 0 ? 0 : value);
-    case "object": {
-      if (Array.isArray(value)) {
-        return `[${value.map((item, i) => {
-          if (item === undefined) throw new TypeError(`canonical JSON: ${path}[${i}] is undefined`);
-          return write(item, `${path}[${i}]`);
-        }).join(",")}]`;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) throw new TypeError(`canonical JSON: ${path} is not a plain object`);
-      const record = value as Record<string, unknown>;
-      const parts: string[] = [];
-      for (const key of Object.keys(record).sort()) {
-        const item = record[key];
-        if (item === undefined) continue;
-        parts.push(`${JSON.stringify(key)}:${write(item, `${path}.${key}`)}`);
-      }
-      return `{${parts.join(",")}}`;
+/**
+ * Appends to one string (V8 keeps it as a rope until it is read) and keeps the path to the
+ * current value as a stack, formatted only for an error message: an event of a whole-tile commit
+ * is hashed on every write, so nothing is allocated per item but its text.
+ */
+class CanonicalWriter {
+  text = "";
+  private readonly path: Array<string | number> = [];
+
+  write(value: unknown): void {
+    if (value === null) {
+      this.text += "null";
+      return;
     }
-    default:
-      throw new TypeError(`canonical JSON: ${path} is a ${typeof value}`);
+    switch (typeof value) {
+      case "boolean":
+        this.text += value ? "true" : "false";
+        return;
+      case "string":
+        this.text += JSON.stringify(value);
+        return;
+      case "number":
+        if (!Number.isSafeInteger(value)) this.fail(`is ${value}, not a safe integer`);
+        this.text += value === 0 ? "0" : String(value);
+        return;
+      case "object":
+        if (Array.isArray(value)) this.writeArray(value);
+        else this.writeObject(value);
+        return;
+      default:
+        this.fail(`is a ${typeof value}`);
+    }
   }
+
+  private writeArray(items: unknown[]): void {
+    this.text += "[";
+    const path = this.path;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      path.push(i);
+      if (item === undefined) this.fail("is undefined");
+      if (i > 0) this.text += ",";
+      this.write(item);
+      path.pop();
+    }
+    this.text += "]";
+  }
+
+  private writeObject(value: object): void {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) this.fail("is not a plain object");
+    const record = value as Record<string, unknown>;
+    this.text += "{";
+    let first = true;
+    for (const key of sortedKeys(record)) {
+      const item = record[key];
+      if (item === undefined) continue;
+      this.text += first ? quotedKey(key) : "," + quotedKey(key);
+      first = false;
+      this.path.push(key);
+      this.write(item);
+      this.path.pop();
+    }
+    this.text += "}";
+  }
+
+  private fail(what: string): never {
+    const at = this.path.map((step) => (typeof step === "number" ? `[${step}]` : `.${step}`)).join("");
+    throw new TypeError(`canonical JSON: $${at} ${what}`);
+  }
+}
+
+/** Keys in UTF-16 code-unit order; small objects (almost all) by insertion sort, cheaper than `sort`'s setup. */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 12) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i;
+    while (j > 0 && keys[j - 1] > key) {
+      keys[j] = keys[j - 1];
+      j--;
+    }
+    keys[j] = key;
+  }
+  return keys;
+}
+
+/** `"key":` as JSON writes it; the few key names of the log repeat on every event, so they are kept. */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < 1024) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

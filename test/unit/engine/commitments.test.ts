@@ -124,6 +124,43 @@ describe("canonicalJson", () => {
     expect(() => canonicalJson({ f: () => 1 })).toThrow(/function/);
     expect(canonicalJson(Object.assign(Object.create(null) as object, { k: "v" }))).toBe('{"k":"v"}');
   });
+
+  it("names where a refused value sits", () => {
+    expect(() => canonicalJson({ a: [{ b: 1 }, { c: 0.5 }] })).toThrow("canonical JSON: $.a[1].c is 0.5, not a safe integer");
+    expect(() => canonicalJson([1, [undefined]])).toThrow("canonical JSON: $[1][0] is undefined");
+  });
+
+  it("equals a plain sort-and-stringify writer on random nested values", () => {
+    // The reference: JSON.stringify of a copy whose keys were inserted in sorted order (no
+    // integer-like keys here, which JavaScript would enumerate first whatever the insertion order).
+    const sortedCopy = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(sortedCopy)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedCopy((v as Record<string, unknown>)[k])]))
+          : v;
+    let state = 12345;
+    const next = (n: number): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return (state >>> 8) % n;
+    };
+    const keys = ["id", "v", "class", "rule", "agent", "Zeta", "é", "a_b", "aa", "a", "ß", "k1", "k10", "k9", "type", "rev", "x", "y", "z", "w"];
+    const value = (depth: number): unknown => {
+      const kind = depth > 3 ? next(4) : next(6);
+      if (kind === 0) return next(2) === 0;
+      if (kind === 1) return next(1_000_000) - 500_000;
+      if (kind === 2) return ["", "x", 'q"\\n', "\u2028é😀"][next(4)];
+      if (kind === 3) return null;
+      if (kind === 4) return Array.from({ length: next(5) }, () => value(depth + 1));
+      const record: Record<string, unknown> = {};
+      for (let i = next(16); i > 0; i--) record[keys[next(keys.length)]] = value(depth + 1);
+      return record;
+    };
+    for (let i = 0; i < 500; i++) {
+      const v = value(0);
+      expect(canonicalJson(v)).toBe(JSON.stringify(sortedCopy(v)));
+    }
+  });
 });
 
 describe("tile encoding mosaic-tile-v1", () => {
