@@ -8,7 +8,8 @@ import type { UsageRow } from "./live-store";
  * Tool calls and bytes served per machine and field, for the analysis (SPEC §11 efficiency
  * columns). Counted where calls are answered, in the Worker isolate, and sent to the field's
  * object in batches — one RPC per field per second at most, after the answers have left — so no
- * call waits for the counting or costs a round trip of its own.
+ * call waits for the counting or costs a round trip of its own. An answer's bytes (its JSON, as
+ * UTF-8) are measured in that batch too, not while the caller waits.
  *
  * Whose call it is: the machine the request proved by its bearer token (`ctx.provenMachine`,
  * noted by the play tools when they resolve it); else, for a write that succeeded, the machine of
@@ -23,7 +24,8 @@ const WRITE_TOOLS = new Set(["reveal", "commit", "retract"]);
 const NO_FIELD = new Set(["missing", "generating", "failed"]);
 const AGENT_RE = /^(m-[0-9a-f]{16})\//;
 
-const pending = new Map<string, Map<string, { calls: number; bytes: number }>>();
+/** Per field, per machine: the answers counted since the last flush (their bytes are measured at the flush, off the answer path). */
+const pending = new Map<string, Map<string, CallToolResult[]>>();
 const scheduled = new Set<string>();
 
 /** A registrar that wraps every tool registered through it so that its answers are counted. */
@@ -55,13 +57,11 @@ function count(ctx: ToolContext, tool: string, args: Record<string, unknown>, re
     else if (tool === "join") machine = machineOf((result.structuredContent as { agent?: unknown } | undefined)?.agent);
   }
   if (!machine) return;
-  const bytes = new TextEncoder().encode(JSON.stringify(result)).length;
   let perGame = pending.get(game);
   if (!perGame) pending.set(game, (perGame = new Map()));
-  const row = perGame.get(machine) ?? { calls: 0, bytes: 0 };
-  row.calls += 1;
-  row.bytes += bytes;
-  perGame.set(machine, row);
+  const answers = perGame.get(machine);
+  if (answers) answers.push(result);
+  else perGame.set(machine, [result]);
   if (scheduled.has(game)) return;
   scheduled.add(game);
   const flushing = new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flush(ctx.env, game));
@@ -78,7 +78,12 @@ export async function flush(env: Env, game: string): Promise<void> {
   const perGame = pending.get(game);
   pending.delete(game);
   if (!perGame || perGame.size === 0) return;
-  const rows: UsageRow[] = [...perGame].map(([machine, r]) => ({ machine, calls: r.calls, bytes: r.bytes }));
+  const encoder = new TextEncoder();
+  const rows: UsageRow[] = [...perGame].map(([machine, answers]) => ({
+    machine,
+    calls: answers.length,
+    bytes: answers.reduce((sum, answer) => sum + encoder.encode(JSON.stringify(answer)).length, 0),
+  }));
   try {
     await env.FIELDS.getByName(game).recordUsage(rows);
   } catch (err) {

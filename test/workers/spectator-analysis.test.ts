@@ -12,7 +12,7 @@ import { createPlaying, machineId } from "./game-helpers";
  * model, harness and tag with bootstrap intervals and the field's optimum.
  */
 
-type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
+type ToolResult = { isError?: boolean; content?: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
 type Estimate = { value: number; lo: number; hi: number } | null;
 type Row = {
   key: string;
@@ -52,7 +52,9 @@ async function analysis(gameId: string): Promise<{ status: number; body: Analysi
 describe("analysis", () => {
   it("groups agents by model, harness and tag with usage per 100 reward, bootstrap intervals and the field's optimum", async () => {
     const { gameId, field } = await createPlaying({ kind: "scatter", G: 30 }, 30, { seed: "analysis-field" });
-    const seats: Array<{ agent: string; secret: string; calls: number }> = [];
+    const seats: Array<{ agent: string; secret: string; calls: number; bytes: number; model: string }> = [];
+    // What the meter counts for an answer: the bytes of the tool result's JSON (without the envelope's resultType and _meta).
+    const answerBytes = (r: ToolResult): number => new TextEncoder().encode(JSON.stringify({ content: r.content, structuredContent: r.structuredContent })).length;
     const plan = [
       { machine: machineId(71), model: "alpha", harness: "h-one", tags: ["red", "fast"] },
       { machine: machineId(72), model: "alpha", harness: "h-two", tags: ["blue"] },
@@ -62,7 +64,7 @@ describe("analysis", () => {
       const r = await call("join", { game_id: gameId, machine_id: p.machine, session: "1", model: p.model, harness: p.harness, tags: p.tags });
       expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
       const s = r.structuredContent as { agent: string; agent_secret: string };
-      seats.push({ agent: s.agent, secret: s.agent_secret, calls: 1 });
+      seats.push({ agent: s.agent, secret: s.agent_secret, calls: 1, bytes: answerBytes(r), model: p.model });
     }
     // Each agent solves its seed and what its frontier offers, a few tiles each; one wrong cell per agent.
     let revision = 0;
@@ -74,14 +76,17 @@ describe("analysis", () => {
         if (tile === undefined) continue;
         const rv = await call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: revision, tile, intent: "look", agent_secret: seat.secret });
         seat.calls++;
+        seat.bytes += answerBytes(rv);
         revision = Number(rv.structuredContent?.revision ?? revision);
         const cells = field.tiles[tile].cellIds.filter((c) => !field.tiles[tile].givens.includes(c)).map((c) => [c, field.solution[c]]);
         const wrong = [[cells[0][0], 1 - Number(cells[0][1])]];
         const cm1 = await call("commit", { game_id: gameId, agent: seat.agent, expected_revision: revision, cells: wrong, intent: "try", agent_secret: seat.secret });
         seat.calls++;
+        seat.bytes += answerBytes(cm1);
         revision = Number(cm1.structuredContent?.revision ?? revision);
         const cm2 = await call("commit", { game_id: gameId, agent: seat.agent, expected_revision: revision, cells, intent: "solve", agent_secret: seat.secret });
         seat.calls++;
+        seat.bytes += answerBytes(cm2);
         expect(cm2.isError, JSON.stringify(cm2.structuredContent)).toBeFalsy();
         revision = Number(cm2.structuredContent?.revision ?? revision);
       }
@@ -109,6 +114,10 @@ describe("analysis", () => {
     // Observations without a token prove no machine; every join and write an agent made is counted once.
     const counted = a.by_model.reduce((n, r) => n + r.calls_total, 0);
     expect(counted).toBeCloseTo(seats.reduce((n, s) => n + s.calls, 0), 6);
+    for (const model of ["alpha", "beta"]) {
+      const row = a.by_model.find((r) => r.key === model)!;
+      expect(row.bytes_total).toBe(seats.filter((s) => s.model === model).reduce((n, s) => n + s.bytes, 0));
+    }
     for (const dimension of [a.by_model, a.by_harness, a.by_tag]) {
       for (const r of dimension) {
         expect(r.bytes_total).toBeGreaterThan(0);
