@@ -40,11 +40,19 @@ export interface DayInfo {
   closesAt: number | null;
 }
 
-/** A join after the edge proved the caller's machine (or, in development mode, did not). */
+/**
+ * A join, its machine proven by the edge (a proof join; in development mode, not at all) or by the
+ * field itself from the request's bearer token.
+ */
 export interface JoinArgs extends SeatDetails {
   machineId: string;
   /** Hand out an `agent_secret` (proof joins: the client cannot set an Authorization header). */
   issueSecret: boolean;
+  /**
+   * The request's bearer token, hashed, naming `machineId`: the field proves it before seating, and
+   * keeps the identity object's vouch for the agent's writes (field-callers.ts).
+   */
+  bearer?: BearerClaim;
 }
 
 type PlayInput = Extract<WriteInput, { type: "reveal" | "commit" | "retract" }>;

@@ -23,6 +23,13 @@ export function joinable(f: FieldContext): Outcome<{ status: FieldStatus }> {
 }
 
 export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
+  // A token is proven first (a bad one is refused as such whatever the field's state), and its
+  // vouch is kept: the agent's first write then needs no word from the identity object.
+  if (args.bearer !== undefined) {
+    const proof = await proveBearer(f, args.bearer);
+    if (!proof.ok) return proof;
+    if (proof.machineId !== args.machineId) return fail("identity", `your bearer token proves machine ${proof.machineId}, not ${args.machineId}`);
+  }
   const gate = writeGate(f);
   if (!gate.ok) return gate;
   const secret = args.issueSecret ? randomSecret() : null;
@@ -30,7 +37,7 @@ export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
   // From here to the answer: synchronous, so judge and store form one transaction.
   const again = writeGate(f);
   if (!again.ok) return again;
-  const { issueSecret: _issue, ...rest } = args;
+  const { issueSecret: _issue, bearer: _bearer, ...rest } = args;
   const input: WriteInput = { type: "join", ...rest };
   const result = applyWrite(f, input, secretHash);
   if (!result.ok || !secret) return result;

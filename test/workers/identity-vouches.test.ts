@@ -69,6 +69,31 @@ describe("tokens vouched for and held by fields", () => {
     }
   });
 
+  it("a join with a token leaves the field holding its vouch: the first write asks nobody, a new mint still reaches it", async () => {
+    const a = await machine();
+    const first = await mint(a);
+    const gameId = await playingField(first);
+    const joined = await call("join", { game_id: gameId, session: "1" }, first);
+    expect(joined.isError, JSON.stringify(joined.structuredContent)).toBeFalsy();
+    expect(joined.structuredContent!.verified).toBe(true);
+    // The field proved the token itself at the join and is noted as holding it.
+    expect((await watchersOf(a.machineId)).map((w) => w.field)).toEqual([gameId]);
+    const vouchedAt = (await watchersOf(a.machineId))[0].vouched_at;
+    await new Promise((r) => setTimeout(r, 5));
+    const agent = String(joined.structuredContent!.agent);
+    const reveal = await call("reveal", { game_id: gameId, agent, expected_revision: Number(joined.structuredContent!.revision), tile: Number(joined.structuredContent!.seed_tile), intent: "seed" }, first);
+    expect(reveal.isError, JSON.stringify(reveal.structuredContent)).toBeFalsy();
+    // The first write used the vouch the join left: the identity object was not asked again.
+    expect((await watchersOf(a.machineId))[0].vouched_at).toBe(vouchedAt);
+    await mint(a, nowS() + 1);
+    const commit = await call("commit", { game_id: gameId, agent, expected_revision: Number(reveal.structuredContent!.revision), cells: [[0, 0]], intent: "old token" }, first);
+    expect(errorOf(commit)?.code).toBe("token");
+    // A join with a token the machine replaced is refused as such, and seats nothing.
+    const again = await call("join", { game_id: gameId, session: "2" }, first);
+    expect(errorOf(again)?.code).toBe("token");
+    expect(errorOf(again)?.message).toMatch(/replaced by a newer one/);
+  });
+
   it("the identity object tells only fields that asked lately, and forgets the others", async () => {
     const a = await machine();
     const token = await mint(a);

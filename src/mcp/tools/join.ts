@@ -1,5 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
-import { displayName, machineFromBearer, verifyJoinProof } from "../../identity/api";
+import { bearerClaimOf, displayName, machineFromBearer, verifyJoinProof } from "../../identity/api";
+import type { BearerClaim } from "../../identity/vouched-tokens";
 import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
 import { RULES_CORE } from "../rules";
@@ -45,6 +46,7 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
           tags: args.tags ?? {},
           verified: who.verified,
           issueSecret: who.issueSecret,
+          ...(who.bearer ? { bearer: who.bearer } : {}),
         });
         return answer(outcome, (a) => {
           const secret = a.agent_secret ? " Pass agent_secret on reveal/commit/retract." : "";
@@ -60,7 +62,7 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
 }
 
 type Refusal = { ok: false; code: ErrorCode; message: string };
-type Proven = { ok: true; machineId: string; verified: boolean; issueSecret: boolean } | Refusal;
+type Proven = { ok: true; machineId: string; verified: boolean; issueSecret: boolean; bearer?: BearerClaim } | Refusal;
 
 /** The field's refusals that need no identity (missing, generating, failed, closed). */
 async function fieldJoinable(ctx: ToolContext, gameId: string): Promise<{ ok: true } | Refusal> {
@@ -73,15 +75,23 @@ async function fieldJoinable(ctx: ToolContext, gameId: string): Promise<{ ok: tr
   }
 }
 
-/** A bearer token first; else a proof join; else, only in development mode, an unverified seat. */
+/**
+ * A bearer token first (the field proves it, see JoinArgs.bearer); else a proof join; else, only
+ * in development mode, an unverified seat.
+ */
 async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
-  const bearer = await machineFromBearer(ctx.env, ctx.request.headers.get("Authorization"));
-  if (bearer) {
-    if (!bearer.ok) return bearer;
-    if (args.machine_id !== undefined && args.machine_id !== bearer.machineId) {
-      return { ok: false, code: "identity", message: `machine_id ${args.machine_id} does not match your bearer token's machine ${bearer.machineId}` };
+  const authorization = ctx.request.headers.get("Authorization");
+  const claim = await bearerClaimOf(authorization);
+  if (claim) {
+    if (!claim.ok) return claim;
+    const machineId = claim.claim.machineId;
+    if (args.machine_id !== undefined && args.machine_id !== machineId) {
+      // A token that is not current is refused as such first, as on every call.
+      const token = await machineFromBearer(ctx.env, authorization);
+      if (token && !token.ok) return token;
+      return { ok: false, code: "identity", message: `machine_id ${args.machine_id} does not match your bearer token's machine ${machineId}` };
     }
-    return { ok: true, machineId: bearer.machineId, verified: true, issueSecret: false };
+    return { ok: true, machineId, verified: true, issueSecret: false, bearer: claim.claim };
   }
   if (args.proof !== undefined || args.public_key !== undefined) {
     if (args.machine_id === undefined || args.public_key === undefined || args.proof === undefined) {
