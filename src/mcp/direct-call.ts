@@ -26,7 +26,11 @@ export const DIRECT_REVISION = "2026-07-28";
  */
 export function directToolCall(request: Request, message: Record<string, unknown>, ctx: ToolContext, keepAliveMs: number): Promise<Response> | undefined {
   const call = plainModernCall(request, message);
-  if (!call) return undefined;
+  return call ? answerPlainCall(call, request, ctx, keepAliveMs) : undefined;
+}
+
+/** A plain call's answer from the tool table, or `undefined` for the SDK to serve (an unknown tool, arguments its schema refuses). */
+export function answerPlainCall(call: PlainCall, request: Request, ctx: ToolContext, keepAliveMs: number): Promise<Response> | undefined {
   const tool = toolTable((registrar) => registerTools(registrar, ctx)).get(call.name);
   if (!tool) return undefined;
   const parsed = tool.config.inputSchema.safeParse(call.args);
@@ -36,14 +40,19 @@ export function directToolCall(request: Request, message: Record<string, unknown
   return answer.then((body) => new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } }));
 }
 
-interface PlainCall {
+/** A modern `tools/call` that the SDK would route to its handler with nothing to refuse. */
+export interface PlainCall {
   id: string | number;
   name: string;
   args: unknown;
 }
 
-/** The call, when the SDK would route it to its modern `tools/call` handler with nothing to refuse. */
-function plainModernCall(request: Request, message: Record<string, unknown>): PlainCall | undefined {
+/**
+ * The call, when the SDK would route it to its modern `tools/call` handler with nothing to refuse.
+ * Such a request carries the modern envelope, so it is never legacy traffic either: the handler
+ * skips the SDK's own era check for it (handler.ts).
+ */
+export function plainModernCall(request: Request, message: Record<string, unknown>): PlainCall | undefined {
   if (message.method !== "tools/call") return undefined;
   const id = message.id;
   const params = message.params;

@@ -2,7 +2,7 @@ import { createMcpHandler, isLegacyRequest, type McpServer } from "@modelcontext
 import type { ToolContext } from "./context";
 import { accepts, serveLegacy } from "./legacy";
 import { invalidParams, invalidParamsResponse, modernHeadersAgree } from "./params";
-import { directToolCall } from "./direct-call";
+import { answerPlainCall, plainModernCall } from "./direct-call";
 import { buildServer } from "./server";
 
 /** SSE comment-line interval on long calls: far below the ~100 s idle cut of Cloudflare's edge. */
@@ -29,13 +29,15 @@ export async function serveMcp(request: Request, message: Record<string, unknown
     options.extend?.(server, ctx);
     return server;
   };
-  const legacy = await isLegacyRequest(request, message);
+  // The hot path: a plain tool call skips the SDK's per-request server (direct-call.ts). Extension
+  // registrations (tests) live only on the SDK server, so their calls take the SDK's way. A plain
+  // call carries the modern envelope: it is not legacy, and needs no second classification.
+  const plain = options.extend || options.direct === false ? undefined : plainModernCall(request, message);
+  const legacy = plain ? false : await isLegacyRequest(request, message);
   const badParams = invalidParams(message, legacy ? "legacy" : "modern");
   if (badParams !== undefined && (legacy || modernHeadersAgree(request, message))) return invalidParamsResponse(message, badParams);
   if (legacy) return serveLegacy(request, message, factory(), { keepAliveMs });
-  // The hot path: a plain tool call skips the SDK's per-request server (direct-call.ts). Extension
-  // registrations (tests) live only on the SDK server, so their calls take the SDK's way.
-  const direct = options.extend || options.direct === false ? undefined : directToolCall(request, message, ctx, keepAliveMs);
+  const direct = plain ? answerPlainCall(plain, request, ctx, keepAliveMs) : undefined;
   if (direct) return direct;
   // A tool call may take long: stream it (with keep-alive comments) when the client accepts SSE.
   // Everything else is answered as one JSON body.
