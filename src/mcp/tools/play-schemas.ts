@@ -49,7 +49,7 @@ const cellId = z.number().int().min(0);
  * the same path and with the same kind of message as a tuple's.
  */
 
-/** `[x, y, w, h]`: four integers >= 0, with w and h >= 1. */
+/** `[x, y, w, h]`: four integers >= 0, with w and h >= 1 (its type asserted, as `cellPair`'s below). */
 const rectArg = z
   .array(cellId)
   .min(4)
@@ -58,8 +58,7 @@ const rectArg = z
     for (const i of [2, 3]) {
       if (rect[i] !== undefined && rect[i] < 1) ctx.addIssue({ code: "custom", path: [i], message: "Too small: expected number to be >=1" });
     }
-  })
-  .transform((rect) => rect as [number, number, number, number]);
+  }) as unknown as z.ZodType<[number, number, number, number], number[]>;
 
 /**
  * `[cell_id, value]`: two integers >= 0, the value 0 or 1. The pair's type is asserted, not
