@@ -79,6 +79,8 @@ function outcomeOf(messages: Json[], id: unknown): CallOutcome {
 /** What the tap read of an answer: the outcome, the bytes read so far, and the rest of the body. */
 interface ReadReply {
   outcome: CallOutcome;
+  /** When the last bytes of the reply arrived (performance.now), before the tap decoded or parsed them. */
+  arrivedAt: number;
   read: Uint8Array[];
   rest: ReadableStreamDefaultReader<Uint8Array> | null;
   failure?: unknown;
@@ -93,14 +95,17 @@ interface ReadReply {
 async function readReply(res: Response, id: unknown): Promise<ReadReply> {
   const type = res.headers.get("content-type") ?? "";
   const read: Uint8Array[] = [];
-  if (res.body === null) return { outcome: res.ok ? outcomeOf([], id) : { kind: "lost", reason: `HTTP ${res.status}` }, read, rest: null };
+  if (res.body === null) return { outcome: res.ok ? outcomeOf([], id) : { kind: "lost", reason: `HTTP ${res.status}` }, arrivedAt: performance.now(), read, rest: null };
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   const sse = type.startsWith("text/event-stream");
+  let arrivedAt = performance.now();
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // The clock stops when the bytes arrive: decoding and parsing them is the client's work.
+      arrivedAt = performance.now();
       if (value) {
         read.push(value);
         text += decoder.decode(value, { stream: true });
@@ -108,14 +113,14 @@ async function readReply(res: Response, id: unknown): Promise<ReadReply> {
       if (!sse) {
         if (!done) continue;
         const outcome = res.ok || text.trim().startsWith("{") ? outcomeOf(messagesOfText(text, type), id) : ({ kind: "lost", reason: `HTTP ${res.status}` } as const);
-        return { outcome, read, rest: null };
+        return { outcome, arrivedAt, read, rest: null };
       }
       const lf = text.replace(/\r\n/g, "\n");
       const outcome = outcomeOf(messagesOfText(done ? lf : lf.slice(0, lf.lastIndexOf("\n\n") + 1), type), id);
-      if (outcome.kind === "answered" || done) return { outcome, read, rest: done ? null : reader };
+      if (outcome.kind === "answered" || done) return { outcome, arrivedAt, read, rest: done ? null : reader };
     }
   } catch (err) {
-    return { outcome: { kind: "lost", reason: err instanceof Error ? err.message : String(err) }, read, rest: null, failure: err };
+    return { outcome: { kind: "lost", reason: err instanceof Error ? err.message : String(err) }, arrivedAt: performance.now(), read, rest: null, failure: err };
   }
 }
 
@@ -171,7 +176,7 @@ export class WireTap {
       this.pending.add(reading);
       void reading.finally(() => this.pending.delete(reading));
       const reply = await reading;
-      entry.endedAt = performance.now();
+      entry.endedAt = reply.arrivedAt;
       entry.outcome = reply.outcome;
       return replay(res, reply);
     };
