@@ -9,7 +9,9 @@
 // queues behind the others: calls/s and the queueing are reported). For every run: tool calls/s,
 // p50/p99 per tool (time to the whole answer, measured on the wire under the agents), the
 // conflict rate of writes, CPU seconds of the agents and of each server process, GET /api/health
-// p50 measured during the same scenario as the baseline (plus once on the idle server), tiles
+// p50 measured during the same scenario as the baseline (plus once on the idle server, where it is
+// also paced against a POST /mcp that the edge refuses once it has read the body: what any request
+// with a body pays to come through `wrangler dev` before a tool runs, which the GET does not), tiles
 // solved and calls per solved tile, and each conflict's cause (conflict-causes.ts). Then the
 // in-process ceiling of one field object (scripts/bench/ceiling/): writes/s with 16 writers and
 // 48-cell commits, in workerd.
@@ -77,6 +79,37 @@ async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => bo
     samples.push(performance.now() - t0);
     await sleep(PROBE_GAP_MS);
   }
+}
+
+/**
+ * A body of about a commit's size that is not JSON: the edge reads it (Host, Origin, size limit)
+ * and answers -32700, with no tool, no SDK and no object behind it.
+ */
+const REFUSED_POST_BODY = `{${"x".repeat(2000)}`;
+
+/**
+ * On the idle server, at the prober's pace: GET /api/health, then half a gap later a POST /mcp
+ * refused at once, ROUNDS times. Under `wrangler dev` the POST pays 1–1.5 ms more before any of
+ * the Worker's code runs (docs/latency.md), and every tool call is such a POST. Measured before the
+ * scenarios, not during them: the extra requests would load the server being measured.
+ */
+async function postPremium(base: string, fetchImpl: typeof fetch, rounds: number): Promise<{ health: number; post: number }> {
+  const health: number[] = [];
+  const post: number[] = [];
+  const timed = async (into: number[], request: () => Promise<Response>) => {
+    const t0 = performance.now();
+    await (await request()).arrayBuffer();
+    into.push(performance.now() - t0);
+  };
+  for (let i = 0; i < rounds; i++) {
+    await timed(health, () => fetchImpl(`${base}/api/health`));
+    await sleep(PROBE_GAP_MS / 2);
+    await timed(post, () =>
+      fetchImpl(`${base}/mcp`, { method: "POST", body: REFUSED_POST_BODY, headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }),
+    );
+    await sleep(PROBE_GAP_MS / 2);
+  }
+  return { health: summarise(health).p50, post: summarise(post).p50 };
 }
 
 async function startField(client: McpClient, seed: string): Promise<string> {
@@ -200,6 +233,10 @@ async function main(): Promise<void> {
     }
     const idleHealth = summarise(idle);
     console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
+    const premium = await postPremium(base, rawFetch, 120);
+    console.log(
+      `at the prober's pace on the idle server: GET /api/health p50 ${fmt(premium.health)} ms, a POST /mcp the edge refuses after reading its 2 KB body p50 ${fmt(premium.post)} ms: a POST pays ${fmt(premium.post - premium.health)} ms more (${(premium.post / premium.health).toFixed(2)}×) before any tool runs`,
+    );
     for (const turnMs of TURNS) {
       for (const n of AGENT_COUNTS) {
         const r = await scenario(`one field, ${n} agents`, turnMs, server.pid, base, host, rawFetch, 1, n, keys);
