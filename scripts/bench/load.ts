@@ -70,13 +70,17 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
  */
 const PROBE_GAP_MS = Number(arg("probe-gap") ?? 250);
 
+/** One request timed to the end of its body, the time added to `into`. */
+async function timed(into: number[], request: () => Promise<Response>): Promise<void> {
+  const t0 = performance.now();
+  await (await request()).arrayBuffer();
+  into.push(performance.now() - t0);
+}
+
 /** GET /api/health, one at a time, PROBE_GAP_MS apart, until `done()`: the baseline under the same load. */
 async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => boolean, samples: number[]): Promise<void> {
   while (!done()) {
-    const t0 = performance.now();
-    const res = await fetchImpl(`${base}/api/health`);
-    await res.arrayBuffer();
-    samples.push(performance.now() - t0);
+    await timed(samples, () => fetchImpl(`${base}/api/health`));
     await sleep(PROBE_GAP_MS);
   }
 }
@@ -89,18 +93,13 @@ const REFUSED_POST_BODY = `{${"x".repeat(2000)}`;
 
 /**
  * On the idle server, at the prober's pace: GET /api/health, then half a gap later a POST /mcp
- * refused at once, ROUNDS times. Under `wrangler dev` the POST pays 1–1.5 ms more before any of
+ * refused at once, `rounds` times. Under `wrangler dev` the POST pays 1.2–1.6 ms more before any of
  * the Worker's code runs (docs/latency.md), and every tool call is such a POST. Measured before the
  * scenarios, not during them: the extra requests would load the server being measured.
  */
 async function postPremium(base: string, fetchImpl: typeof fetch, rounds: number): Promise<{ health: number; post: number }> {
   const health: number[] = [];
   const post: number[] = [];
-  const timed = async (into: number[], request: () => Promise<Response>) => {
-    const t0 = performance.now();
-    await (await request()).arrayBuffer();
-    into.push(performance.now() - t0);
-  };
   for (let i = 0; i < rounds; i++) {
     await timed(health, () => fetchImpl(`${base}/api/health`));
     await sleep(PROBE_GAP_MS / 2);
@@ -226,12 +225,8 @@ async function main(): Promise<void> {
     const host = await connectClient(base, { headers: { Authorization: `Bearer ${await mintToken(base, machine)}` } });
     // The idle baseline, before any agent plays.
     const idle: number[] = [];
-    for (let i = 0; i < 220; i++) {
-      const t0 = performance.now();
-      await (await rawFetch(`${base}/api/health`)).arrayBuffer();
-      if (i >= 20) idle.push(performance.now() - t0);
-    }
-    const idleHealth = summarise(idle);
+    for (let i = 0; i < 220; i++) await timed(idle, () => rawFetch(`${base}/api/health`));
+    const idleHealth = summarise(idle.slice(20));
     console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
     const premium = await postPremium(base, rawFetch, 120);
     console.log(
