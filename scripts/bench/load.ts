@@ -100,7 +100,7 @@ const REFUSED_POST_BODY = `{${"x".repeat(2000)}`;
 
 /**
  * On the idle server, at the prober's pace: GET /api/health, then half a gap later a POST /mcp
- * refused at once, `rounds` times. Under `wrangler dev` the POST pays 1.2–1.6 ms more before any of
+ * refused at once, `rounds` times. Under `wrangler dev` the POST pays 1.2–1.9 ms more before any of
  * the Worker's code runs (docs/latency.md), and every tool call is such a POST. Measured before the
  * scenarios, not during them: the extra requests would load the server being measured.
  */
@@ -282,11 +282,14 @@ async function main(): Promise<void> {
   if (REPEAT > 1) {
     console.log(`\n## Over the ${REPEAT} runs of each scenario (medians)`);
     const groups = new Map<string, ScenarioResult[]>();
-    for (const r of results) groups.set(`${r.label}, ${pace(r.turnMs)}`, [...(groups.get(`${r.label}, ${pace(r.turnMs)}`) ?? []), r]);
+    for (const r of results) {
+      const name = `${r.label}, ${pace(r.turnMs)}`;
+      groups.set(name, [...(groups.get(name) ?? []), r]);
+    }
     for (const [name, runs] of groups) {
       const ratios = runs.map((r) => slowestPlayTool(r).ratio).sort((a, b) => a - b);
       const rates = runs.map(conflictRate).sort((a, b) => a - b);
-      const median = (xs: number[]) => xs[Math.floor(xs.length / 2)];
+      const median = (sorted: number[]) => percentile(sorted, 50);
       const paced = runs[0].turnMs > 0;
       const verdict = paced ? ` (target ≤ ${TARGET_RATIO}×: ${median(ratios) <= TARGET_RATIO ? "met" : "NOT met"} on the median; met in ${ratios.filter((x) => x <= TARGET_RATIO).length} of ${ratios.length} runs)` : "";
       console.log(`${name}: slowest play tool p50 / health p50, median ${median(ratios).toFixed(2)}× (${ratios.map((x) => x.toFixed(2)).join(", ")})${verdict}; conflicts median ${(median(rates) * 100).toFixed(1)} %`);
