@@ -9,7 +9,7 @@ import { rebuildReferee, SNAPSHOT_EVERY } from "../../src/game/replay";
 import type { Referee } from "../../src/referee";
 import type { FieldRules } from "../../src/referee/types";
 import type { WriteArgs } from "../../src/game/field-types";
-import { createPlaying, fieldApi, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
+import { createPlaying, fieldApi, joinArgs, machineId, ok, ScriptedPlayers, type RawStub, type Stub } from "./game-helpers";
 
 /**
  * Restore from the newest referee snapshot plus the writes after it: the object takes a snapshot
@@ -69,6 +69,33 @@ async function knownCells(stub: Stub, field: Field, tile: number): Promise<Set<n
   const ids = new Set<number>();
   o.known.gaps.reduce((id, gap) => (ids.add(id + gap), id + gap), 0);
   return ids;
+}
+
+/** An event sent inside the object; what it answers: the agent that made it and the revision. */
+type DueEvent = (obj: FieldObject) => Promise<{ agent: string; revision: number }>;
+
+/**
+ * The next event: a write by the first agent that has one (a reveal of a hidden frontier tile, else
+ * a commit of an unknown cell on its frontier), else the join of a new machine, as when
+ * ScriptedPlayers runs out of frontier (a field's seed of randomness decides when that happens).
+ */
+async function dueEvent(stub: Stub, field: Field, players: ScriptedPlayers): Promise<DueEvent> {
+  const write = (agent: string, input: WriteArgs["input"]): DueEvent => async (obj) => ({ agent, revision: Number(ok(await obj.write({ input, machineId: agent.split("/")[0] })).revision) });
+  for (const agent of players.agents) {
+    const o = ok(await stub.observe({ agent })).observation as { frontier: number[]; tiles: Array<{ id: number; status: string }> };
+    const status = new Map(o.tiles.map((t) => [t.id, t.status]));
+    const hidden = o.frontier.find((t) => status.get(t) === "hidden");
+    if (hidden !== undefined) return write(agent, { type: "reveal", agent, expectedRevision: players.revision, tile: hidden, intent: "due" });
+    for (const tile of o.frontier) {
+      const known = await knownCells(stub, field, tile);
+      const cell = field.tiles[tile].cellIds.find((c) => !known.has(c));
+      if (cell !== undefined) return write(agent, { type: "commit", agent, expectedRevision: players.revision, cells: [[cell, field.solution[cell] as 0 | 1]], intent: "due" });
+    }
+  }
+  return async (obj) => {
+    const joined = ok(await obj.join(joinArgs(machineId(40))));
+    return { agent: String(joined.agent), revision: Number(joined.revision) };
+  };
 }
 
 /** The digest of a referee rebuilt from the whole log (no snapshot), inside the object. */
@@ -247,32 +274,20 @@ describe("field object: referee snapshots", () => {
     await players.join();
     await playCells(created.stub, field, players, SNAPSHOT_EVERY - 1);
     // The 128th event, sent inside the object: when its answer arrives, the snapshot is due and
-    // under way, and nothing of it is stored yet.
-    const agent = players.agents[0];
-    const o = ok(await created.stub.observe({ agent })).observation as { frontier: number[]; tiles: Array<{ id: number; status: string }> };
-    const status = new Map(o.tiles.map((t) => [t.id, t.status]));
-    const hidden = o.frontier.find((t) => status.get(t) === "hidden");
-    let input: WriteArgs["input"];
-    if (hidden !== undefined) {
-      input = { type: "reveal", agent, expectedRevision: players.revision, tile: hidden, intent: "due" };
-    } else {
-      let cell: number | undefined;
-      for (const tile of o.frontier) {
-        const known = await knownCells(created.stub, field, tile);
-        cell = field.tiles[tile].cellIds.find((c) => !known.has(c));
-        if (cell !== undefined) break;
-      }
-      input = { type: "commit", agent, expectedRevision: players.revision, cells: [[cell!, field.solution[cell!] as 0 | 1]], intent: "due" };
-    }
+    // under way, and nothing of it is stored yet. It is a write some agent can make, or a new
+    // machine's join when every agent's frontier has run out (dueEvent).
+    const due = await dueEvent(created.stub, field, players);
     const atAnswer = await runInDurableObject(created.raw, async (obj: FieldObject, state) => {
-      const answer = ok(await obj.write({ input, machineId: agent.split("/")[0] }));
+      const answer = await due(obj);
       return {
-        revision: Number(answer.revision),
+        agent: answer.agent,
+        revision: answer.revision,
         underWay: inside(obj).snapshotting !== null,
         stored: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM snapshots").one().n,
       };
     });
-    expect(atAnswer).toEqual({ revision: SNAPSHOT_EVERY, underWay: true, stored: 0 });
+    const { agent, ...atDue } = atAnswer;
+    expect(atDue).toEqual({ revision: SNAPSHOT_EVERY, underWay: true, stored: 0 });
     // Aborted at once (the snapshot finished, half-way or not started): nothing is lost.
     await abortAllDurableObjects();
     const raw = env.FIELDS.getByName(gameId);
