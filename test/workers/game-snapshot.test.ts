@@ -46,9 +46,7 @@ async function playCells(stub: Stub, field: Field, players: ScriptedPlayers, unt
         if (status.get(tile) === "hidden") {
           players.revision = Number(ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile, intent: "open" }, machineId: agent.split("/")[0] })).revision);
         }
-        const known = ok(await stub.observe({ rect: [field.tiles[tile].x0, field.tiles[tile].y0, field.tiles[tile].w, field.tiles[tile].h] })).observation as { known: { gaps: number[] } };
-        const knownIds = new Set<number>();
-        known.known.gaps.reduce((id, gap) => (knownIds.add(id + gap), id + gap), 0);
+        const knownIds = await knownCells(stub, field, tile);
         for (const c of field.tiles[tile].cellIds) {
           if (players.revision >= untilRevision) return;
           if (knownIds.has(c)) continue;
@@ -69,6 +67,31 @@ async function knownCells(stub: Stub, field: Field, tile: number): Promise<Set<n
   const ids = new Set<number>();
   o.known.gaps.reduce((id, gap) => (ids.add(id + gap), id + gap), 0);
   return ids;
+}
+
+/** Reveals every agent's frontier tiles, then lists the cells of those tiles still unknown, each once with one agent that may commit it. */
+async function revealFrontiersAndListOpenCells(stub: Stub, field: Field, players: ScriptedPlayers): Promise<Array<{ agent: string; cell: number }>> {
+  const frontiers = new Map<string, number[]>();
+  for (const agent of players.agents) {
+    const frontier = (ok(await stub.observe({ agent })).observation as { frontier: number[] }).frontier;
+    frontiers.set(agent, frontier);
+    for (const tile of frontier) {
+      if (ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile, intent: "open" }, machineId: agent.split("/")[0] })).changed) players.revision++;
+    }
+  }
+  const open: Array<{ agent: string; cell: number }> = [];
+  const taken = new Set<number>();
+  for (const [agent, frontier] of frontiers) {
+    for (const tile of frontier) {
+      const known = await knownCells(stub, field, tile);
+      for (const cell of field.tiles[tile].cellIds) {
+        if (known.has(cell) || taken.has(cell)) continue;
+        taken.add(cell);
+        open.push({ agent, cell });
+      }
+    }
+  }
+  return open;
 }
 
 /** An event sent inside the object; what it answers: the agent that made it and the revision. */
@@ -219,28 +242,13 @@ describe("field object: referee snapshots", () => {
     for (let i = 0; i < 3; i++) await players.join();
     await playCells(stub, field, players, SNAPSHOT_EVERY - 25);
     expect(await snapshotRevs(raw)).toEqual([]);
-    // Every agent's frontier tiles revealed; then their open cells, each cell once.
-    const frontiers = new Map<string, number[]>();
-    for (const agent of players.agents) {
-      const frontier = (ok(await stub.observe({ agent })).observation as { frontier: number[] }).frontier;
-      frontiers.set(agent, frontier);
-      for (const tile of frontier) {
-        if (ok(await stub.write({ input: { type: "reveal", agent, expectedRevision: players.revision, tile, intent: "open" }, machineId: agent.split("/")[0] })).changed) players.revision++;
-      }
-    }
-    const open: Array<{ agent: string; cell: number }> = [];
-    const taken = new Set<number>();
-    for (const [agent, frontier] of frontiers) {
-      for (const tile of frontier) {
-        const o = ok(await stub.observe({ rect: [field.tiles[tile].x0, field.tiles[tile].y0, field.tiles[tile].w, field.tiles[tile].h] })).observation as { known: { gaps: number[] } };
-        const known = new Set<number>();
-        o.known.gaps.reduce((id, gap) => (known.add(id + gap), id + gap), 0);
-        for (const cell of field.tiles[tile].cellIds) {
-          if (known.has(cell) || taken.has(cell)) continue;
-          taken.add(cell);
-          open.push({ agent, cell });
-        }
-      }
+    // Every agent's frontier tiles revealed, then their open cells listed. When the frontiers hold
+    // fewer than thirty (the field's random seed decides), a new machine joins, as ScriptedPlayers
+    // does when play runs out, and the cells are listed again.
+    let open = await revealFrontiersAndListOpenCells(stub, field, players);
+    for (let extra = 0; open.length < 30 && extra < 4; extra++) {
+      await players.join();
+      open = await revealFrontiersAndListOpenCells(stub, field, players);
     }
     expect(open.length).toBeGreaterThanOrEqual(30);
     const base = ok(await stub.manifest()).log_head.rev;
