@@ -29,6 +29,7 @@ import { syntheticDay } from "../../test/support/synthetic-day";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { CACHE_DIR, cachedFields, sourceDigest } from "./field-cache";
 import { flagOption, numberOption } from "./bench-options";
+import { percentile } from "./samples";
 
 const flag = flagOption;
 const num = numberOption;
@@ -138,10 +139,6 @@ function workerdMemory(pgid: number): { rss: number; hwm: number } {
     }
   }
   return { rss, hwm };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function timedGet(url: string, samples: number[]): Promise<number> {

@@ -23,6 +23,7 @@ import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
 import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { flagOption, numberOption, textOption } from "./bench-options";
 import { cpuSince, groupCpu } from "./process-cpu";
+import { percentile } from "./samples";
 
 const arg = numberOption;
 const SPECTATORS = arg("spectators", 500);
@@ -169,10 +170,6 @@ async function startSpectators(base: string, gameId: string, from: number, count
       return results.flat();
     },
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 interface Phase {

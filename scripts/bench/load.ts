@@ -9,9 +9,8 @@
 // queues behind the others: calls/s and the queueing are reported). For every run: tool calls/s,
 // p50/p99 per tool (time to the whole answer, measured on the wire under the agents), the
 // conflict rate of writes, CPU seconds of the agents and of each server process, GET /api/health
-// p50 measured during the same scenario as the baseline (plus once on the idle server, where it is
-// also paced against a POST /mcp that the edge refuses once it has read the body: what any request
-// with a body pays to come through `wrangler dev` before a tool runs, which the GET does not), tiles
+// p50 measured during the same scenario as the baseline (plus once on the idle server, where the
+// floor under a tool call is measured first: latency-floor.ts), tiles
 // solved and calls per solved tile, and each conflict's cause (conflict-causes.ts). Then the
 // in-process ceiling of one field object (scripts/bench/ceiling/): writes/s with 16 writers and
 // 48-cell commits, in workerd.
@@ -22,6 +21,7 @@
 //   npm run bench:load -- --turns 1000          # only the paced runs (--turns 0: only flat out)
 //   npm run bench:load -- --probe-gap 25        # the health baseline's pace (default one per 250 ms)
 //   npm run bench:load -- --repeat 3            # each scenario three times, judged per run and on the median
+//   npm run bench:load -- --floor-rounds 60     # rounds of the floor on the idle server (default 30)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -34,6 +34,8 @@ import { flagOption, textOption } from "./bench-options";
 import { cpuSince, groupCpu } from "./process-cpu";
 import { conflictCauses, formatConflictCauses, type ConflictCauses } from "./conflict-causes";
 import { AgentThreads } from "./load-agents";
+import { percentile, summarise, timed } from "./samples";
+import { latencyFloor } from "./latency-floor";
 
 const arg = textOption;
 
@@ -56,16 +58,6 @@ const TARGET_WRITES_PER_S = 500;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function summarise(samples: number[]): { n: number; p50: number; p99: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99) };
-}
-
 const pace = (turnMs: number) => (turnMs > 0 ? `a ${turnMs} ms turn before each call` : "flat out");
 const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : "-");
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
@@ -77,13 +69,6 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
  */
 const PROBE_GAP_MS = Number(arg("probe-gap") ?? 250);
 
-/** One request timed to the end of its body, the time added to `into`. */
-async function timed(into: number[], request: () => Promise<Response>): Promise<void> {
-  const t0 = performance.now();
-  await (await request()).arrayBuffer();
-  into.push(performance.now() - t0);
-}
-
 /** GET /api/health, one at a time, PROBE_GAP_MS apart, until `done()`: the baseline under the same load. */
 async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => boolean, samples: number[]): Promise<void> {
   while (!done()) {
@@ -92,30 +77,31 @@ async function probeHealth(base: string, fetchImpl: typeof fetch, done: () => bo
   }
 }
 
-/**
- * A body of about a commit's size that is not JSON: the edge reads it (Host, Origin, size limit)
- * and answers -32700, with no tool, no SDK and no object behind it.
- */
-const REFUSED_POST_BODY = `{${"x".repeat(2000)}`;
+/** Rounds of the floor's four requests on the idle server (latency-floor.ts). */
+const FLOOR_ROUNDS = Math.max(1, Math.floor(Number(arg("floor-rounds") ?? 30)));
 
 /**
- * On the idle server, at the prober's pace: GET /api/health, then half a gap later a POST /mcp
- * refused at once, `rounds` times. Under `wrangler dev` the POST pays 1.2–1.9 ms more before any of
- * the Worker's code runs (docs/latency.md), and every tool call is such a POST. Measured before the
- * scenarios, not during them: the extra requests would load the server being measured.
+ * The floor under a tool call (latency-floor.ts), on the idle server before the scenarios, each
+ * request after the paced agents' turn; measured during a scenario instead, the extra requests
+ * would load the server being measured.
  */
-async function postPremium(base: string, fetchImpl: typeof fetch, rounds: number): Promise<{ health: number; post: number }> {
-  const health: number[] = [];
-  const post: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    await timed(health, () => fetchImpl(`${base}/api/health`));
-    await sleep(PROBE_GAP_MS / 2);
-    await timed(post, () =>
-      fetchImpl(`${base}/mcp`, { method: "POST", body: REFUSED_POST_BODY, headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }),
-    );
-    await sleep(PROBE_GAP_MS / 2);
-  }
-  return { health: summarise(health).p50, post: summarise(post).p50 };
+async function floorOnIdleServer(base: string, fetchImpl: typeof fetch, host: McpClient): Promise<void> {
+  const seed = "bench-load-floor";
+  const gameId = await startField(host, seed);
+  const gapMs = TURNS.find((t) => t > 0) ?? PROBE_GAP_MS;
+  const token = await mintToken(base, newMachine());
+  const f = await latencyFloor({ base, fetchImpl, token, gameId, field: { kind: "scatter", G, seed }, rounds: FLOOR_ROUNDS, gapMs });
+  const times = (ms: number) => `${fmt(ms)} ms (${(ms / f.health).toFixed(2)}×)`;
+  console.log(
+    `the floor on the idle server, p50 of ${FLOOR_ROUNDS} interleaved rounds, each request after a ${gapMs} ms pause: GET /api/health ${fmt(f.health)} ms; ` +
+      `a POST /mcp the edge refuses after reading its 2 KB body ${times(f.refusedPost)}; ` +
+      `a commit that changes nothing (one given cell: the MCP layers, the token, the field object's call; nothing stored) ${times(f.unchangedCommit)}; ` +
+      `a one-cell commit or retract, stored durably before its answer ${times(f.durableWrite)}`,
+  );
+  const budget = TARGET_RATIO * f.health;
+  console.log(
+    `at ${TARGET_RATIO}× that health p50 a call has ${fmt(budget)} ms: a POST pays ${fmt(f.refusedPost - f.health)} ms of it before any tool runs, and the cheapest durable write leaves ${fmt(budget - f.durableWrite)} ms for a larger write's judging and answer`,
+  );
 }
 
 async function startField(client: McpClient, seed: string): Promise<string> {
@@ -249,10 +235,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 220; i++) await timed(idle, () => rawFetch(`${base}/api/health`));
     const idleHealth = summarise(idle.slice(20));
     console.log(`GET /api/health on the idle server: p50 ${fmt(idleHealth.p50)} ms, p99 ${fmt(idleHealth.p99)} ms`);
-    const premium = await postPremium(base, rawFetch, 120);
-    console.log(
-      `at the prober's pace on the idle server: GET /api/health p50 ${fmt(premium.health)} ms, a POST /mcp the edge refuses after reading its 2 KB body p50 ${fmt(premium.post)} ms: a POST pays ${fmt(premium.post - premium.health)} ms more (${(premium.post / premium.health).toFixed(2)}×) before any tool runs`,
-    );
+    await floorOnIdleServer(base, rawFetch, host);
     for (const turnMs of TURNS) {
       const shapes: Array<[string, number, number]> = AGENT_COUNTS.map((n) => [`one field, ${n} agents`, 1, n]);
       if (MULTI_FIELDS > 0) shapes.push([`${MULTI_FIELDS} fields, ${MULTI_AGENTS} agents each`, MULTI_FIELDS, MULTI_AGENTS]);

@@ -13,6 +13,7 @@ import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
 import { loadavg } from "node:os";
 import { numberOption } from "./bench-options";
 import { groupPids, processCpu } from "./process-cpu";
+import { percentile } from "./samples";
 
 const arg = numberOption;
 
@@ -20,10 +21,6 @@ const CALLS = arg("calls", 300);
 const G = arg("G", 100);
 const CELLS_PER_COMMIT = arg("cells", 8);
 const WARMUP = 20;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 /** One kind of call's wall times (ms) and the workerd CPU seconds spent during them. */
 interface Samples {
