@@ -20,6 +20,26 @@ async function waitForRevision(page: Page, rev: number): Promise<void> {
   await page.waitForFunction((r) => (window.mosaic?.revision as (() => number) | undefined)?.() === r, rev, { timeout: 30_000 });
 }
 
+/**
+ * The cells the page draws as each tile's, against the engine's own cell lists (an oracle the page
+ * does not share): how many cells are drawn for a tile that does not cover them, or for none while
+ * one does, and how many tiles carry other rectangles than the field's.
+ */
+async function shapeMismatches(page: Page, field: { G: number; tiles: Array<{ id: number; rects: number[][]; cellIds: number[] }> }): Promise<{ cells: number; tiles: number }> {
+  const shown = await page.evaluate(() => {
+    const scene = window.mosaic!.scene!;
+    return { cellTile: [...scene.cellTile], rects: [...scene.tiles.values()].map((t) => [t.id, t.rects] as const) };
+  });
+  const covering = Array.from({ length: field.G * field.G }, () => new Set<number>());
+  for (const t of field.tiles) for (const c of t.cellIds) covering[c].add(t.id);
+  let cells = 0;
+  shown.cellTile.forEach((id, c) => {
+    if (id === -1 ? covering[c].size > 0 : !covering[c].has(id)) cells++;
+  });
+  const tiles = shown.rects.filter(([id, rects]) => JSON.stringify(rects) !== JSON.stringify(field.tiles[id].rects)).length;
+  return { cells, tiles };
+}
+
 /** The page's model, serialised as the server serialises its own. */
 async function pageSnapshot(page: Page): Promise<Record<string, unknown>> {
   return page.evaluate(() => JSON.parse(JSON.stringify((window.mosaic!.snapshot as () => unknown)())) as Record<string, unknown>);
@@ -63,6 +83,8 @@ describe("the live field", () => {
     // The canvas shows the solved tiles in their solver's colour.
     const solvedDrawn = await w.page.evaluate(() => [...window.mosaic!.scene!.tiles.values()].filter((t) => t.status === "solved").length);
     expect(solvedDrawn).toBeGreaterThan(0);
+    // Every cell drawn where the engine puts it: tiles revealed and solved live kept their shapes.
+    expect(await shapeMismatches(w.page, field)).toEqual({ cells: 0, tiles: 0 });
   });
 
   it("reconnects after its socket drops and catches up with nothing missing", async () => {
@@ -83,6 +105,8 @@ describe("the live field", () => {
       await waitForRevision(fresh.page, team.revision);
       const diff = await fresh.page.evaluate(() => (window.mosaic!.sceneDiff as () => unknown)());
       expect(diff).toEqual({ pixels: 0, cells: 0, tiles: 0 });
+      // Both sides of that comparison are scenes of the page's own making: the engine decides.
+      expect(await shapeMismatches(fresh.page, field)).toEqual({ cells: 0, tiles: 0 });
       const drawn = await fresh.page.evaluate(() => window.mosaic!.scene!.tiles.size);
       expect(drawn).toBe(field.tiles.length);
       expect(fresh.errors).toEqual([]);

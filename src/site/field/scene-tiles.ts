@@ -79,7 +79,7 @@ export class SceneTiles {
       const r = shape.rects;
       if (r.length === 1 && r[0][0] === 0 && r[0][1] === 0 && r[0][2] === shape.w && r[0][3] === shape.h) this.rectAt[id] = -1;
       else {
-        const at = this.appendRects(r.length);
+        const at = this.appendRects(id, r.length);
         r.forEach((rect, k) => this.rectData.set(rect, at + 1 + 4 * k));
       }
     }
@@ -115,7 +115,7 @@ export class SceneTiles {
       const count = rects[r++];
       if (count === 0) this.rectAt[id] = -1;
       else {
-        const at = this.appendRects(count);
+        const at = this.appendRects(id, count);
         for (let k = 0; k < 4 * count; k++) this.rectData[at + 1 + k] = rects[r + k];
         r += 4 * count;
       }
@@ -206,8 +206,11 @@ export class SceneTiles {
     return index;
   }
 
-  /** Room for `count` rectangles; writes the count and returns the offset. */
-  private appendRects(count: number): number {
+  /**
+   * Room for tile `id`'s `count` rectangles: writes the count, points the tile at it and returns
+   * the offset (every caller needs the pointer, so it is set here, not left to each of them).
+   */
+  private appendRects(id: number, count: number): number {
     const need = this.rectUsed + 1 + 4 * count;
     if (need > this.rectData.length) {
       const grown = new Int32Array(Math.max(need, this.rectData.length * 2));
@@ -216,6 +219,7 @@ export class SceneTiles {
     }
     const at = this.rectUsed;
     this.rectData[at] = count;
+    this.rectAt[id] = at;
     this.rectUsed = need;
     return at;
   }
