@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { generateField } from "../../src/engine";
 import { browserPerFile, openPage, screenshot, type WatchedPage } from "./harness/browser";
+import { shapeMismatches } from "./harness/scene-shapes";
 
 const baseUrl = inject("baseUrl");
 const browser = browserPerFile();
@@ -72,6 +73,9 @@ describe("the field canvas", () => {
     for (const p of [...sample.revealed, ...sample.hidden]) expect(solved.has(p)).toBe(false);
     expect(distinct(sample.hidden)).toBe(2); // the checker's two shades
     expect(distinct(sample.revealed)).toBe(1);
+    // Every cell drawn as the tile the engine puts there, whatever its shape.
+    expect(field.tiles.some((t) => t.rects.length > 1)).toBe(true);
+    expect(await shapeMismatches(w.page, field)).toEqual({ cells: 0, tiles: 0 });
   });
 
   it("zooms around the cursor with the wheel, pans by dragging, and with keys and buttons", async () => {

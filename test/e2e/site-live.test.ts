@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
 import { callToolStructured } from "./harness/mcp-clients";
+import { shapeMismatches } from "./harness/scene-shapes";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");
@@ -18,26 +19,6 @@ async function apiSnapshot(gameId: string): Promise<Record<string, unknown>> {
 
 async function waitForRevision(page: Page, rev: number): Promise<void> {
   await page.waitForFunction((r) => (window.mosaic?.revision as (() => number) | undefined)?.() === r, rev, { timeout: 30_000 });
-}
-
-/**
- * The cells the page draws as each tile's, against the engine's own cell lists (an oracle the page
- * does not share): how many cells are drawn for a tile that does not cover them, or for none while
- * one does, and how many tiles carry other rectangles than the field's.
- */
-async function shapeMismatches(page: Page, field: { G: number; tiles: Array<{ id: number; rects: number[][]; cellIds: number[] }> }): Promise<{ cells: number; tiles: number }> {
-  const shown = await page.evaluate(() => {
-    const scene = window.mosaic!.scene!;
-    return { cellTile: [...scene.cellTile], rects: [...scene.tiles.values()].map((t) => [t.id, t.rects] as const) };
-  });
-  const covering = Array.from({ length: field.G * field.G }, () => new Set<number>());
-  for (const t of field.tiles) for (const c of t.cellIds) covering[c].add(t.id);
-  let cells = 0;
-  shown.cellTile.forEach((id, c) => {
-    if (id === -1 ? covering[c].size > 0 : !covering[c].has(id)) cells++;
-  });
-  const tiles = shown.rects.filter(([id, rects]) => JSON.stringify(rects) !== JSON.stringify(field.tiles[id].rects)).length;
-  return { cells, tiles };
 }
 
 /** The page's model, serialised as the server serialises its own. */
