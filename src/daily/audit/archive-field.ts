@@ -31,6 +31,8 @@ export function archiveField(archive: AuditedArchive): ArchiveField {
 function buildArchiveField(archive: AuditedArchive): ArchiveField {
   const G = archive.G;
   const solution = new Uint8Array(G * G);
+  // The tile whose value each cell of `solution` holds (the last one written), to name both sides of a disagreement.
+  const writer = new Int32Array(G * G).fill(-1);
   const tiles: Tile[] = [];
   for (let i = 0; i < archive.tiles.length; i++) {
     const row = archive.tiles[i];
@@ -42,6 +44,7 @@ function buildArchiveField(archive: AuditedArchive): ArchiveField {
       throw mismatch(err instanceof Error ? err.message : String(err), { tile: row.id, field: "shape" });
     }
     if (tile.cellIds.length !== row.cells) throw mismatch(`tile ${row.id}: cells is ${row.cells} but its shape covers ${tile.cellIds.length}`, { tile: row.id, field: "cells" });
+    for (const c of tile.cellIds) writer[c] = row.id;
     tiles.push(tile);
   }
   // Shared cells hold one value: a second pass compares every tile's string with the merged solution.
@@ -50,7 +53,7 @@ function buildArchiveField(archive: AuditedArchive): ArchiveField {
     for (let k = 0; k < tile.cellIds.length; k++) {
       const c = tile.cellIds[k];
       if (solution[c] !== row.solution.charCodeAt(k) - 48) {
-        throw mismatch(`tile ${row.id}: its solution disagrees with another tile's on shared cell ${c}`, { tile: row.id, field: "solution" });
+        throw mismatch(`tiles ${row.id} and ${writer[c]} give shared cell ${c} different values: one of their solutions was changed`, { tile: row.id, field: "solution" });
       }
     }
   }

@@ -13,6 +13,7 @@ import { auditArchive, type AuditReport } from "../../../src/daily/audit/audit";
 import type { CheckName } from "../../../src/daily/audit/mismatch";
 import { ArchiveFormatError, materialize, readArchive } from "../../../src/daily/audit/read-archive";
 import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../../../src/daily/audit/saved";
+import { tileCells } from "../../../src/spectator";
 import { buildTestDay, copy, rechain, resign, type TestDay } from "../../support/test-day";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -143,6 +144,21 @@ describe("tampering is found and named", () => {
     // ... and against the hashes published live, the re-signed hash is caught too.
     const live = parseHashes(archive.tiles.map((x) => ({ id: x.id, hash: x.hash })));
     expect(await firstMismatch(a, { hashes: live }, ["hashes"])).toMatchObject({ check: "hashes", tile: 3, field: "hash" });
+  }, 300_000);
+
+  it("a flipped solution bit on a cell two tiles share, re-signed: the regeneration names both tiles and the cell", async () => {
+    const a = copy(archive);
+    const cellsOf = archive.tiles.map((t) => tileCells(t, archive.G));
+    const owners = new Map<number, number[]>();
+    cellsOf.forEach((cells, id) => cells.forEach((c) => owners.set(c, [...(owners.get(c) ?? []), id])));
+    const [cell, [first, second]] = [...owners].find(([, ids]) => ids.length === 2)!;
+    const t = a.tiles[second];
+    const k = cellsOf[second].indexOf(cell);
+    t.solution = t.solution.slice(0, k) + (t.solution[k] === "0" ? "1" : "0") + t.solution.slice(k + 1);
+    await resign(a, second);
+    const f = await firstMismatch(a, {}, ["regeneration"]);
+    expect(f).toMatchObject({ check: "regeneration", field: "solution" });
+    expect(f.message).toContain(`tiles ${first} and ${second} give shared cell ${cell} different values`);
   }, 300_000);
 
   it("a changed given: the hash, and (re-signed) the regeneration, name the tile", async () => {
