@@ -1,9 +1,9 @@
 /**
- * Colours of the field. Machines get a stable colour from their id (hash → palette slot), from a
- * palette that stays distinguishable with the common colour-vision deficiencies (Okabe–Ito hues
- * plus Paul Tol's muted set, all ≥ 3:1 against the dark field). Status never relies on colour:
- * hidden tiles are a checker texture, revealed tiles flat grey, solved tiles two-tone (value 0
- * darker, value 1 lighter) in their solver's colour.
+ * Colours of the field. Each machine of a field gets its own colour (below), from a palette that
+ * stays distinguishable with the common colour-vision deficiencies (Okabe–Ito hues plus Paul
+ * Tol's muted set, all ≥ 3:1 against the dark field). Status never relies on colour: hidden tiles
+ * are a checker texture, revealed tiles flat grey, solved tiles two-tone (value 0 darker, value 1
+ * lighter) in their solver's colour.
  */
 export const MACHINE_COLOURS: readonly string[] = [
   "#e69f00", // orange
@@ -22,18 +22,42 @@ export const MACHINE_COLOURS: readonly string[] = [
 
 export const FIELD_BACKGROUND = "#0d0f14";
 
-/** FNV-1a over the id: the same machine has the same colour on every page and every day. */
+/** Palette slot per machine, for the field on show. */
 const slots = new Map<string, number>();
+/** How many machines of that field hold each slot. */
+const holders = new Array<number>(MACHINE_COLOURS.length).fill(0);
 
-export function machineSlot(machineId: string): number {
-  const cached = slots.get(machineId);
-  if (cached !== undefined) return cached;
+/** FNV-1a over the id: the slot a machine takes when no other machine of the field holds it. */
+function preferredSlot(machineId: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < machineId.length; i++) {
     h ^= machineId.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  const slot = h % MACHINE_COLOURS.length;
+  return h % MACHINE_COLOURS.length;
+}
+
+/**
+ * Colours a field's machines, in the field's order (first join first): each takes the slot its id
+ * hashes to, or, when a machine before it holds that one, the next free slot. So the machines of a
+ * field never share a colour until there are more of them than colours, a machine keeps its usual
+ * colour when it can, and every page showing the field (live or replay) colours it alike.
+ */
+export function colourMachines(machineIds: readonly string[]): void {
+  slots.clear();
+  holders.fill(0);
+  for (const id of machineIds) machineSlot(id);
+}
+
+/** The machine's slot: the one it was given, else one given now (a machine that joined since). */
+export function machineSlot(machineId: string): number {
+  const given = slots.get(machineId);
+  if (given !== undefined) return given;
+  const preferred = preferredSlot(machineId);
+  let slot = preferred;
+  for (let k = 0; k < MACHINE_COLOURS.length && holders[slot] > 0; k++) slot = (preferred + k + 1) % MACHINE_COLOURS.length;
+  if (holders[slot] > 0) slot = preferred; // every colour is taken: share the usual one
+  holders[slot]++;
   slots.set(machineId, slot);
   return slot;
 }

@@ -10,6 +10,7 @@ import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
+import { colourMachines } from "../palette";
 import { createShell, shortLabel, type Shell } from "../shell";
 import { LiveFeed } from "./feed";
 import { HashBook } from "./hashes";
@@ -149,6 +150,7 @@ class LiveView {
     // Paint first, straight from the snapshot's columns; the model (the reducer's state), the
     // panels and the overlays come after the first frame.
     const parts: Record<string, number> = {};
+    colourMachines(snapshot.machines.map((m) => m.id));
     const scene = sceneFromSnapshot(snapshot, parts);
     pageHandle().scene = scene;
     const t2 = performance.now();

@@ -9,6 +9,7 @@ import { FieldScene } from "../field/scene";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
+import { colourMachines } from "../palette";
 import { markersFor, reachedBox } from "../live/markers";
 import { createShell, shortLabel, type Shell } from "../shell";
 import type { Archive as ArchiveDocument } from "../../daily/archive/format";
@@ -106,6 +107,8 @@ class ReplayPlayer {
     this.fog = archive.params.rules.fog;
     this.replay = new ArchiveReplay(archive, { fog: this.fog });
     this.model = this.replay.seek(0);
+    // The machines in the order they first joined, as the live page has them in its snapshot.
+    colourMachines([...new Set(archive.events.filter((e) => e.type === "join").map((e) => String(e.machine)))]);
     this.scene = sceneFromModel(this.model);
     shell.view.setScene(this.scene);
     pageHandle().scene = this.scene;
