@@ -44,6 +44,11 @@ export function formatInt(n: number): string {
   return INTEGER.format(n);
 }
 
+/** "1 ring", "3 rings": a count with its noun. */
+export function counted(n: number, noun: string): string {
+  return `${formatInt(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 export function formatTime(ms: number): string {
   const d = new Date(ms);
   return d.toISOString().slice(11, 19);

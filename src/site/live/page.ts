@@ -1,7 +1,7 @@
 import { applyLiveMessage, leaderboard, SpectatorModel, unpackTiles, type LiveMessage, type PublicEvent, type SpectatorSnapshot } from "../../spectator";
 import { gamePath, getJson, listArchives, listGames, type GameSummary } from "../api";
 import { pageHandle } from "../debug";
-import { formatInt, throttle } from "../dom";
+import { counted, formatInt, throttle } from "../dom";
 import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
 import { sceneFromModel, sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
@@ -279,7 +279,7 @@ class LiveView {
     const state = model.status === "playing" ? (this.connected ? "Live" : "Connecting") : model.status === "solved" ? "Solved" : "Closed";
     const agents = model.agents.length;
     this.shell.setStatus(
-      `${state} · rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${agents} agent${agents === 1 ? "" : "s"}`,
+      `${state} · rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${counted(agents, "agent")}`,
       this.connected ? "live" : "offline",
     );
   }

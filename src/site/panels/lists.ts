@@ -1,5 +1,5 @@
 import type { ArchiveSummary, GameSummary } from "../api";
-import { el, formatInt, shortHash } from "../dom";
+import { counted, el, formatInt, shortHash } from "../dom";
 
 /** The fields being played (links to `/?game=<id>`) and the archived days (links to `/replay/<day>`). */
 export class ListsPanel {
@@ -33,7 +33,7 @@ export class ListsPanel {
           { href: `/?game=${encodeURIComponent(g.game_id)}`, "aria-current": g.game_id === this.currentGame ? "page" : undefined },
           el("span", { class: "mono", text: g.game_id }),
           el("span", { class: `badge ${g.status}`, text: g.status }),
-          el("span", { class: "sub", text: `G=${g.G} · ${formatInt(g.tiles)} tiles · ${agents} agent${agents === 1 ? "" : "s"} · rev ${formatInt(g.revision)}${g.fog ? " · fog" : ""}${g.grown ? ` · ${g.grown} rings` : ""}` }),
+          el("span", { class: "sub", text: `G=${g.G} · ${counted(g.tiles, "tile")} · ${counted(agents, "agent")} · rev ${formatInt(g.revision)}${g.fog ? " · fog" : ""}${g.grown ? ` · ${counted(g.grown, "ring")}` : ""}` }),
         );
         return el("li", {}, a);
       }),
