@@ -52,6 +52,15 @@ describe("the field canvas", () => {
     expect(await w.page.title()).toContain("day-2000-01-01");
   });
 
+  it("folds its legend away and back, so the legend never hides the field for good", async () => {
+    const legend = w.page.locator("details.legend");
+    expect(await legend.getAttribute("open")).not.toBeNull();
+    await legend.locator("summary").click();
+    expect(await legend.locator("li").first().isVisible()).toBe(false);
+    await legend.locator("summary").click();
+    expect(await legend.locator("li").first().isVisible()).toBe(true);
+  });
+
   it("draws each tile's cells by status: solved in two tones of its solver's colour, revealed flat, hidden checkered", async () => {
     const sample = await w.page.evaluate(() => {
       const scene = window.mosaic!.scene!;
