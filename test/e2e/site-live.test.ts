@@ -66,6 +66,13 @@ describe("the live field", () => {
     expect(solvedDrawn).toBeGreaterThan(0);
     // Every cell drawn where the engine puts it: tiles revealed and solved live kept their shapes.
     expect(await shapeMismatches(w.page, field)).toEqual({ cells: 0, tiles: 0 });
+    // The dashed frontier is every group's frontier as the referee tells each agent (SPEC §4.2).
+    const frontiers = new Set<number>();
+    for (const seat of team.seats) for (const t of (await team.observe(seat)).frontier) frontiers.add(t);
+    expect(frontiers.size).toBeGreaterThan(0);
+    const byId = (a: number, b: number) => a - b;
+    await expect.poll(() => w.page.evaluate(() => [...window.mosaic!.view!.frontier])).toEqual(expect.arrayContaining([...frontiers]));
+    expect((await w.page.evaluate(() => [...window.mosaic!.view!.frontier])).sort(byId)).toEqual([...frontiers].sort(byId));
   });
 
   it("reconnects after its socket drops and catches up with nothing missing", async () => {

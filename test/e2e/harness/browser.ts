@@ -85,6 +85,8 @@ export interface PageHandleForTests {
     firstDrawAt: number;
     tileAtScreen(x: number, y: number): { id: number } | undefined;
     frameStats(): { count: number; p50: number; p95: number; max: number };
+    /** The tiles outlined as frontier (dashed). */
+    frontier: Set<number>;
   };
   scene?: {
     G: number;
