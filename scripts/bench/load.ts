@@ -99,9 +99,9 @@ async function floorOnIdleServer(base: string, fetchImpl: typeof fetch, host: Mc
       `a one-cell commit or retract, stored durably before its answer ${times(f.durableWrite)}`,
   );
   const budget = TARGET_RATIO * f.health;
-  console.log(
-    `at ${TARGET_RATIO}× that health p50 a call has ${fmt(budget)} ms: a POST pays ${fmt(f.refusedPost - f.health)} ms of it before any tool runs, and the cheapest durable write leaves ${fmt(budget - f.durableWrite)} ms for a larger write's judging and answer`,
-  );
+  const left = budget - f.durableWrite;
+  const rest = left >= 0 ? `leaves ${fmt(left)} ms for a larger write's judging and answer` : `is already ${fmt(-left)} ms over it, before a larger write's judging and answer`;
+  console.log(`at ${TARGET_RATIO}× that health p50 a call has ${fmt(budget)} ms: a POST pays ${fmt(f.refusedPost - f.health)} ms of it before any tool runs, and the cheapest durable write ${rest}`);
 }
 
 async function startField(client: McpClient, seed: string): Promise<string> {
