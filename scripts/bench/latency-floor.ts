@@ -12,7 +12,7 @@
 // Rung 4 over rung 1 is what the cheapest real write costs against the baseline on this machine;
 // what a whole tile's commit costs above rung 4 is its judging, chaining and larger answer.
 import { generateField } from "../../src/engine";
-import { modernRequest } from "../../test/e2e/harness/mcp-wire";
+import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
 import { percentile, timed } from "./samples";
 
 export interface LatencyFloor {
@@ -58,8 +58,8 @@ export async function latencyFloor(o: FloorOptions): Promise<LatencyFloor> {
     const res = await o.fetchImpl(`${o.base}/mcp`, { method: "POST", headers: request.headers, body: request.body });
     const text = await res.text();
     const ms = performance.now() - t0;
-    // One JSON body or one SSE message frame: the JSON-RPC message is the outermost braces.
-    const message = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as { result?: ToolAnswer };
+    // The clock stopped at the body's end; the harness's parser reads it as JSON or as SSE.
+    const message = (await messageOf(new Response(text, { headers: res.headers }))) as { result?: ToolAnswer };
     if (!message.result) throw new Error(`${name}: no result: ${text.slice(0, 300)}`);
     return { ms, answer: message.result };
   };
