@@ -24,8 +24,6 @@ export const FIELD_BACKGROUND = "#0d0f14";
 
 /** Palette slot per machine, for the field on show. */
 const slots = new Map<string, number>();
-/** How many machines of that field hold each slot. */
-const holders = new Array<number>(MACHINE_COLOURS.length).fill(0);
 
 /** FNV-1a over the id: the slot a machine takes when no other machine of the field holds it. */
 function preferredSlot(machineId: string): number {
@@ -45,7 +43,6 @@ function preferredSlot(machineId: string): number {
  */
 export function colourMachines(machineIds: readonly string[]): void {
   slots.clear();
-  holders.fill(0);
   for (const id of machineIds) machineSlot(id);
 }
 
@@ -54,10 +51,10 @@ export function machineSlot(machineId: string): number {
   const given = slots.get(machineId);
   if (given !== undefined) return given;
   const preferred = preferredSlot(machineId);
+  const held = new Set(slots.values());
   let slot = preferred;
-  for (let k = 0; k < MACHINE_COLOURS.length && holders[slot] > 0; k++) slot = (preferred + k + 1) % MACHINE_COLOURS.length;
-  if (holders[slot] > 0) slot = preferred; // every colour is taken: share the usual one
-  holders[slot]++;
+  for (let k = 0; k < MACHINE_COLOURS.length && held.has(slot); k++) slot = (preferred + k + 1) % MACHINE_COLOURS.length;
+  if (held.has(slot)) slot = preferred; // every colour is taken: share the usual one
   slots.set(machineId, slot);
   return slot;
 }
