@@ -27,6 +27,7 @@ import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, 
 import { ArchiveFormatError, isGzip, readArchive } from "../src/daily/audit/read-archive";
 import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
 import type { FromWorker, ToWorker } from "./audit-worker";
+import { counted } from "../src/text/wording";
 
 interface Args {
   source: string;
@@ -242,7 +243,7 @@ async function regenerateInWorkers(archive: AuditedArchive, threads: number, mai
   const failed = [...results.entries()].filter(([, m]) => m).sort((a, b) => a[0] - b[0])[0];
   const ms = Date.now() - t0;
   if (failed) return { check: "regeneration", ok: false, summary: failed[1]!.message, mismatch: failed[1]!, ms };
-  const helpers = `${workerCount} worker thread${workerCount === 1 ? "" : "s"}${inMain > 0 ? ` and the main thread (${inMain} piece${inMain === 1 ? "" : "s"})` : ""}`;
+  const helpers = `${counted(workerCount, "worker thread")}${inMain > 0 ? ` and the main thread (${counted(inMain, "piece")})` : ""}`;
   return { check: "regeneration", ok: true, summary: `${regenerationSummary(parts)}; ${helpers}`, ms };
 }
 
@@ -278,7 +279,7 @@ async function main(): Promise<number> {
   const grows = growEvents(archive.events).length;
   if (!args.json) {
     process.stdout.write(
-      `mosaic audit: ${archive.game_id} (G=${archive.G}, ${archive.tiles.length} tiles, ${grows} ring${grows === 1 ? "" : "s"}, ${archive.events.length} events), read in ${(readMs / 1000).toFixed(1)} s\n`,
+      `mosaic audit: ${archive.game_id} (G=${archive.G}, ${archive.tiles.length} tiles, ${counted(grows, "ring")}, ${archive.events.length} events), read in ${(readMs / 1000).toFixed(1)} s\n`,
     );
   }
   const wanted = (c: CheckName): boolean => !args.only || args.only.includes(c);

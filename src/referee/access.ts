@@ -3,6 +3,7 @@ import type { Machine, Agent } from "./seats";
 import type { RefereeState } from "./state";
 import type { RefereeError } from "./types";
 import { checkExpectedRevision } from "./validate";
+import { counted, idList } from "../text/wording";
 
 /**
  * Checks shared by reveal, commit and retract, in this order: the field is open, the agent is
@@ -83,8 +84,8 @@ export function conflictCheck(state: RefereeState, expected: unknown, scope: Con
   const changedTiles = [...tiles].sort((a, b) => a - b);
   const changedCells = [...cells].sort((a, b) => a - b);
   const parts: string[] = [];
-  if (changedTiles.length) parts.push(`${plural(changedTiles.length, "tile")} ${idList(changedTiles)} changed status (revealed or solved)`);
-  if (changedCells.length) parts.push(`${plural(changedCells.length, "cell")} ${idList(changedCells)} became known or were retracted`);
+  if (changedTiles.length) parts.push(`${counted(changedTiles.length, "tile")} ${idList(changedTiles)} changed status (revealed or solved)`);
+  if (changedCells.length) parts.push(`${counted(changedCells.length, "cell")} ${idList(changedCells)} became known or were retracted`);
   return {
     code: "conflict",
     message: `since your expected_revision ${exp}, ${parts.join(" and ")}; observe them and retry with revision ${current}`,
@@ -94,12 +95,3 @@ export function conflictCheck(state: RefereeState, expected: unknown, scope: Con
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** The first few ids of a list, for a message (the full lists are in the error's fields). */
-function idList(ids: number[], max = 8): string {
-  const shown = ids.slice(0, max).join(", ");
-  return ids.length > max ? `${shown}, … (+${ids.length - max})` : shown;
-}

@@ -1,4 +1,5 @@
 import { packInts, packSorted, unpackInto, unpackSorted } from "./pack";
+import { counted } from "../text/wording";
 
 /**
  * A machine's health on one field (SPEC §4.8): the wrong-rate over its last 2,000 counted
@@ -196,6 +197,6 @@ export function warningNote(report: HealthReport): string {
   return (
     `health warning: ${report.wrong} wrong of the last ${report.window} counted cells (${(report.rate_bp / 100).toFixed(2)} %); ` +
     `the machine dies at ${DEATH_SHORT_WRONG} wrong cells while fewer than ${DEATH_MIN_WINDOW} are counted, else at 4 %: ` +
-    `as few as ${k} more wrong cell${k === 1 ? "" : "s"} can kill it`
+    `as few as ${counted(k, "more wrong cell")} can kill it`
   );
 }

@@ -1,3 +1,5 @@
+import { counted as countOf } from "../text/wording";
+
 /**
  * A few DOM helpers. Text always goes in through textContent (never innerHTML): intents, names
  * and tags are other people's strings and are shown verbatim, as text.
@@ -44,9 +46,9 @@ export function formatInt(n: number): string {
   return INTEGER.format(n);
 }
 
-/** "1 ring", "3 rings": a count with its noun. */
+/** "1 ring", "1,204 tiles": a count with its noun, worded as the server words one, the number with separators. */
 export function counted(n: number, noun: string): string {
-  return `${formatInt(n)} ${noun}${n === 1 ? "" : "s"}`;
+  return countOf(n, noun, formatInt);
 }
 
 export function formatTime(ms: number): string {

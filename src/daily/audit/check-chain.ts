@@ -9,6 +9,7 @@ import { growEvents, type AuditedArchive } from "./event-log";
 import type { ArchiveEvent } from "../archive/format";
 import { mismatch, type Progress } from "./mismatch";
 import type { NotedHead, SavedManifest } from "./saved";
+import { counted } from "../../text/wording";
 
 const CHAIN_BATCH = 256;
 
@@ -64,7 +65,7 @@ export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [
     }
   }
   if (manifest?.log_head) checkManifestAt(archive, manifest, manifest.log_head.rev);
-  const heads1 = noted.length === 0 ? "" : `; ${noted.length} noted head${noted.length === 1 ? "" : "s"} on it`;
+  const heads1 = noted.length === 0 ? "" : `; ${counted(noted.length, "noted head")} on it`;
   return `${events.length} events chained from seed_commit to ${last.hash.slice(0, 12)}…@${last.rev}, one close at the end${heads1}`;
 }
 

@@ -10,6 +10,7 @@ import { archiveField } from "./archive-field";
 import { engineParams, type ArchiveParams, type ArchiveTile } from "../archive/format";
 import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch, shown, type Progress } from "./mismatch";
+import { counted } from "../../text/wording";
 
 /** Something that advances in bounded steps (the engine's generators). */
 interface Stepper {
@@ -121,7 +122,7 @@ export async function regeneratePiece(input: PieceInput, part: RegenerationPart,
 export function regenerationSummary(parts: readonly RegenerationPart[]): string {
   const tiles = parts.reduce((n, p) => n + p.count, 0);
   const rings = parts.length - 1;
-  return `${tiles} tiles identical to the field regenerated from day_seed (initial field + ${rings} ring${rings === 1 ? "" : "s"})`;
+  return `${tiles} tiles identical to the field regenerated from day_seed (initial field + ${counted(rings, "ring")})`;
 }
 
 /** Check 2 in one thread: every piece in order, stopping at the first mismatch. */

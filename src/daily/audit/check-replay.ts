@@ -27,6 +27,7 @@ import { archiveHealth, archiveScores, type ArchiveEvent } from "../archive/form
 import type { AuditedArchive } from "./event-log";
 import { archiveField } from "./archive-field";
 import { mismatch, shown, type Progress } from "./mismatch";
+import { counted } from "../../text/wording";
 
 export async function checkReplay(archive: AuditedArchive, progress?: Progress): Promise<string> {
   const { field, initialTiles } = archiveField(archive);
@@ -59,7 +60,7 @@ export async function checkReplay(archive: AuditedArchive, progress?: Progress):
   compareRows("scores", archive.scores, archiveScores(referee));
   compareRows("health", archive.health, archiveHealth(referee));
   const machines = archive.scores.length;
-  return `${events.length} events reproduced by the referee; tile statuses, scores and health of ${machines} machine${machines === 1 ? "" : "s"} equal`;
+  return `${events.length} events reproduced by the referee; tile statuses, scores and health of ${counted(machines, "machine")} equal`;
 }
 
 function machineOf(agent: unknown): string {

@@ -3,6 +3,7 @@ import type { ToolContext } from "../context";
 import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
+import { counted } from "../../text/wording";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const COMMIT_TOOL = {
@@ -21,9 +22,9 @@ export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
     (args) =>
       playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
         const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
-        const solved = n("solved") ? ` Solved: ${listIds(a.solved)} (+${String(a.reward)}).` : "";
+        const solved = n("solved") ? ` Solved ${listIds(a.solved)}, reward ${String(a.reward)}.` : "";
         const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
-        const meets = n("meets") ? ` Met ${n("meets")} group(s).` : "";
+        const meets = n("meets") ? ` Met ${counted(n("meets"), "group")}.` : "";
         const unchanged = a.changed === false ? " Nothing changed." : "";
         return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets}${unchanged}${healthText(a.health)}`;
       }),

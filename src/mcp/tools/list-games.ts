@@ -4,6 +4,7 @@ import { listGames, type GameSummary } from "../../game/registry";
 import type { ToolContext } from "../context";
 import { toolOk } from "../results";
 import { published } from "./published-schema";
+import { counted } from "../../text/wording";
 
 /** How many games the text summary names; the structured answer always has them all. */
 const SUMMARY_GAMES = 5;
@@ -33,8 +34,8 @@ function summarise(games: GameSummary[]): string {
   if (games.length === 0) return "No games yet.";
   const shown = games
     .slice(0, SUMMARY_GAMES)
-    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${g.agents_total} agent${g.agents_total === 1 ? "" : "s"}, rev ${g.revision})`)
+    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${counted(g.agents_total, "agent")}, rev ${g.revision})`)
     .join("; ");
   const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
-  return `${games.length} game${games.length === 1 ? "" : "s"}: ${shown}${more}.`;
+  return `${counted(games.length, "game")}: ${shown}${more}.`;
 }

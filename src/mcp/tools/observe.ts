@@ -1,8 +1,9 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, noteCaller, plural, readerClaim } from "./play-common";
+import { answer, callField, fieldStub, healthText, noteCaller, readerClaim } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
+import { counted } from "../../text/wording";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const OBSERVE_TOOL = {
@@ -34,7 +35,7 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
           const frontier = Array.isArray(o.frontier) ? o.frontier.length : 0;
           const health = o.health as { state?: string } | undefined;
           const warn = health?.state && health.state !== "healthy" ? healthText(health) : "";
-          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${plural(tiles, "tile")} listed of ${String(o.tiles_total)}, frontier ${frontier}.${warn}`;
+          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${counted(tiles, "tile")} listed of ${String(o.tiles_total)}, frontier ${frontier}.${warn}`;
         }),
       );
     },

@@ -7,6 +7,7 @@ import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
 import { wrongCellsToDeath } from "../../referee/health";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "./play-schemas";
+import { counted, idList } from "../../text/wording";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
 
@@ -105,14 +106,9 @@ export function noteCaller<T extends { caller?: string }>(ctx: ToolContext, outc
   return outcome;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
+/** A list of ids from an answer, for its summary line. */
 export function listIds(ids: unknown, max = 8): string {
-  if (!Array.isArray(ids) || ids.length === 0) return "none";
-  const shown = ids.slice(0, max).join(", ");
-  return ids.length > max ? `${shown} (+${ids.length - max})` : shown;
+  return idList(Array.isArray(ids) ? ids : [], max);
 }
 
 /**
@@ -125,7 +121,7 @@ export function healthText(health: unknown): string {
   if (h.state === "dead") return " Machine dead on this field: no more writes today.";
   if (h.state === "warning" && typeof h.wrong === "number" && typeof h.window === "number") {
     const k = wrongCellsToDeath({ wrong: h.wrong, window: h.window });
-    return ` Health warning: ${h.wrong} wrong of ${h.window} counted; as few as ${plural(k, "more wrong cell")} can kill this machine.`;
+    return ` Health warning: ${h.wrong} wrong of ${h.window} counted; as few as ${counted(k, "more wrong cell")} can kill this machine.`;
   }
   return ` Health ${h.state}.`;
 }
