@@ -120,6 +120,7 @@ export const RETRACT: Shape = {
   object: { revision: int, retracted: ints, ignored: { array: { object: { id: int, reason: "string" } } } },
 };
 
+/** Written from SPEC §6.1, not imported from the server: the oracle must not share a mistake with what it checks. */
 export const ERROR_CODES = [
   "missing",
   "generating",
