@@ -1,7 +1,7 @@
 import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
-import { fail, isRecord, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
+import { fail, isRecord, malformedAgent, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
 import type { GrowPolicy } from "./growth";
 import { statusObservation } from "./observation-status";
 import { LISTED_AGENTS } from "./registry";
@@ -13,16 +13,20 @@ import { currentStatus, readGate, storedStatus } from "./status-gate";
 const MAX_EVENTS_PAGE = 1_000;
 
 /**
- * `observe` from the caller's perspective: the machine its bearer token proves (a token this field
- * cannot trust reads as a spectator, as no token does), else the machine given, else a spectator.
+ * `observe` from the caller's perspective: the machine its bearer token proves, else the machine
+ * given, else a spectator (no token). A token that is not current is refused as on a write
+ * (SPEC §8): an agent whose token was replaced learns it at its next call, not at its next write.
  */
 export async function observeAsCaller(f: FieldContext, args: ObserveArgs): Promise<CallerOutcome> {
   const { bearer, ...query } = args;
+  if (typeof query.agent === "string") {
+    const malformed = malformedAgent(query.agent);
+    if (malformed) return malformed;
+  }
   if (bearer === undefined) return observe(f, query);
   const proof = await proveBearer(f, bearer);
-  const caller = proof.ok ? proof.machineId : undefined;
-  const result = observe(f, { ...query, callerMachineId: caller });
-  return caller === undefined ? result : { ...result, caller };
+  if (!proof.ok) return proof;
+  return { ...observe(f, { ...query, callerMachineId: proof.machineId }), caller: proof.machineId };
 }
 
 export function observe(f: FieldContext, query: ObserveQuery & { callerMachineId?: string }): Outcome {

@@ -69,7 +69,7 @@ export interface WriteArgs {
   agentSecret?: string;
 }
 
-/** A read's perspective: a machine already proven, or a bearer token for the field to check; neither reads as a spectator. */
+/** A read's perspective: a machine already proven, or a bearer token for the field to check (refused when not current); neither is a spectator. */
 export interface ObserveArgs extends ObserveQuery {
   callerMachineId?: string;
   bearer?: BearerClaim;
@@ -125,6 +125,11 @@ const MACHINE_RE = /^m-[0-9a-f]{16}$/;
 export function agentMachine(agent: string): string | null {
   const parts = splitAgentId(agent);
   return parts && MACHINE_RE.test(parts.machineId) ? parts.machineId : null;
+}
+
+/** The refusal of an agent id that cannot be one (writes and reads word it alike), or null when it has the form. */
+export function malformedAgent(agent: string): Extract<Outcome, { ok: false }> | null {
+  return agentMachine(agent) === null ? fail("bad_input", `agent must be "<machine_id>/<session>" as join returned it, got ${JSON.stringify(agent.slice(0, 100))}`) : null;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

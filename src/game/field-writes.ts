@@ -2,7 +2,7 @@ import { sha256Hex } from "../engine/commitments";
 import type { WriteInput } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
-import { agentMachine, fail, type CallerOutcome, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
+import { agentMachine, fail, malformedAgent, type CallerOutcome, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
 import { randomSecret } from "./secrets";
 import { closeGate, currentStatus, writeGate } from "./status-gate";
 import { applyWrite, commitEvent, recover } from "./write-path";
@@ -64,8 +64,9 @@ async function writeAs(f: FieldContext, args: WriteArgs, proven: string | undefi
   const gate = writeGate(f);
   if (!gate.ok) return gate;
   const agent = args.input.agent;
-  const machine = agentMachine(agent);
-  if (machine === null) return fail("bad_input", `agent must be "<machine_id>/<session>", got ${JSON.stringify(agent.slice(0, 100))}`);
+  const malformed = malformedAgent(agent);
+  if (malformed) return malformed;
+  const machine = agentMachine(agent)!;
   if (proven !== undefined) {
     if (machine !== proven) {
       return fail("not_your_agent", `agent ${agent} belongs to machine ${machine}; your token proves ${proven}. Write only as your own agents.`);

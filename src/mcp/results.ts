@@ -23,7 +23,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The `structuredContent` of every failed tool call. */
 export interface ToolErrorPayload {
-  error: { code: ErrorCode; message: string; revision?: number; tiles?: number[]; cells?: number[] };
+  error: { code: ErrorCode; message: string; revision?: number; tiles?: number[]; cells?: number[]; known?: number[][] };
 }
 
 /** What an error may carry besides its code and message: a conflict's current revision and what changed (SPEC §4.9). */
@@ -31,6 +31,7 @@ export interface ToolErrorExtra {
   revision?: number;
   tiles?: number[];
   cells?: number[];
+  known?: number[][];
 }
 
 /**
@@ -66,6 +67,7 @@ export function toolError(code: ErrorCode, message: string, extra: ToolErrorExtr
   if (extra.revision !== undefined) error.revision = extra.revision;
   if (extra.tiles !== undefined) error.tiles = extra.tiles;
   if (extra.cells !== undefined) error.cells = extra.cells;
+  if (extra.known !== undefined) error.known = extra.known;
   const structured = { error };
   return { isError: true, content: [{ type: "text", text: modelText(message, structured) }], structuredContent: structured };
 }

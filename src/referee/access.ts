@@ -3,7 +3,7 @@ import type { Machine, Agent } from "./seats";
 import type { RefereeState } from "./state";
 import type { RefereeError } from "./types";
 import { checkExpectedRevision } from "./validate";
-import { counted, idList } from "../text/wording";
+import { named } from "../text/wording";
 
 /**
  * Checks shared by reveal, commit and retract, in this order: the field is open, the agent is
@@ -69,10 +69,11 @@ export function conflictCheck(state: RefereeState, expected: unknown, scope: Con
   if (exp > current) {
     return {
       code: "conflict",
-      message: `expected_revision ${exp} is ahead of the field (revision ${current}); observe and retry`,
+      message: `expected_revision ${exp} is ahead of the field (revision ${current}); retry with expected_revision ${current}`,
       revision: current,
       tiles: [],
       cells: [],
+      known: [],
     };
   }
   const { board } = state;
@@ -83,15 +84,25 @@ export function conflictCheck(state: RefereeState, expected: unknown, scope: Con
   if (tiles.size === 0 && cells.size === 0) return null;
   const changedTiles = [...tiles].sort((a, b) => a - b);
   const changedCells = [...cells].sort((a, b) => a - b);
+  // Known cells lie in revealed tiles, whose values are public: the caller gets them here rather than by another observe.
+  const known: number[][] = [];
+  const retracted: number[] = [];
+  for (const c of changedCells) {
+    const v = board.known[c];
+    if (v === 0 || v === 1) known.push([c, v]);
+    else retracted.push(c);
+  }
   const parts: string[] = [];
-  if (changedTiles.length) parts.push(`${counted(changedTiles.length, "tile")} ${idList(changedTiles)} changed status (revealed or solved)`);
-  if (changedCells.length) parts.push(`${counted(changedCells.length, "cell")} ${idList(changedCells)} became known or were retracted`);
+  if (changedTiles.length) parts.push(`${named("tile", changedTiles)} changed status (revealed or solved)`);
+  if (known.length) parts.push(`${named("cell", known.map(([c]) => c))} became known (values in known)`);
+  if (retracted.length) parts.push(`${named("cell", retracted)} ${retracted.length === 1 ? "was" : "were"} retracted`);
   return {
     code: "conflict",
-    message: `since your expected_revision ${exp}, ${parts.join(" and ")}; observe them and retry with revision ${current}`,
+    message: `since your expected_revision ${exp}, ${parts.join("; ")}; retry with expected_revision ${current}`,
     revision: current,
     tiles: changedTiles,
     cells: changedCells,
+    known,
   };
 }
 

@@ -5,6 +5,7 @@ import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
 import type { RefereeError, WriteInput } from "./types";
 import { bad, checkExpectedRevision, checkIntent, isNonNegInt, normaliseIntent } from "./validate";
+import { idList } from "../text/wording";
 
 type RevealInput = Extract<WriteInput, { type: "reveal" }>;
 
@@ -83,8 +84,7 @@ function rereveal(state: RefereeState, tile: number, agentIndex: number): Handle
 
 function offFrontier(state: RefereeState, tile: number, agentIndex: number): RefereeError {
   const frontier = state.groups.frontierOf(agentIndex);
-  const shown = frontier.slice(0, 20).join(", ") + (frontier.length > 20 ? ", …" : "");
-  return { code: "off_frontier", message: `tile ${tile} is not on your group's frontier (frontier: ${shown || "empty"})` };
+  return { code: "off_frontier", message: `tile ${tile} is not on your group's frontier (frontier: ${frontier.length ? idList(frontier, 20) : "empty"})` };
 }
 
 function revealAnswer(
@@ -104,6 +104,7 @@ function revealAnswer(
   return {
     tile: t.id,
     ...tileGeometry(t),
+    status: board.status[tileId] === SOLVED ? "solved" : "revealed",
     givens,
     seam,
     solved,

@@ -29,6 +29,8 @@ export interface RefereeError {
   tiles?: number[];
   /** On a conflict: the write's cells that became known or were retracted after it (ascending). */
   cells?: number[];
+  /** On a conflict: those of `cells` that are known now, as [cell_id, value] (the others were retracted). */
+  known?: number[][];
 }
 
 export interface FieldRules {

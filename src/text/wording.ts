@@ -13,3 +13,8 @@ export function idList(ids: readonly unknown[], max = 8): string {
   const shown = ids.slice(0, max).map(String).join(", ");
   return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
 }
+
+/** "tile 6", "tiles 6, 9 and 4 more": a noun named by its ids. */
+export function named(noun: string, ids: readonly unknown[], max = 8): string {
+  return `${noun}${ids.length === 1 ? "" : "s"} ${idList(ids, max)}`;
+}

@@ -196,7 +196,10 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   expect(seed).toMatchObject({ x0: seedTile.x0, y0: seedTile.y0, w: seedTile.w, h: seedTile.h, cells: seedTile.cellIds.length });
 
   // observe {agent}
-  const obs = okAnswer(await call("observe", { agent })).observation as Obj;
+  const observed = await call("observe", { agent });
+  const obs = okAnswer(observed).observation as Obj;
+  // The summary names the frontier's tiles, not only how many there are.
+  expect(readModelText(observed.text).summary).toContain(`frontier: ${seed.id}.`);
   expectFields(obs, ["game_id", "status", "revision", "G", "tiles_total", "grown", "fog", "tiles", "frontier", "known", "agents", "totals", "health"]);
   expect(obs.frontier).toEqual([seed.id]);
   expect(obs.known).toEqual({ gaps: [], values: "" });
@@ -253,12 +256,12 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
     await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]], [rightCell, field.solution[rightCell]]], intent: "" }),
     "conflict",
   );
-  expect(conflict).toMatchObject({ revision: rev, cells: [rightCell], tiles: [] });
+  expect(conflict).toMatchObject({ revision: rev, cells: [rightCell], tiles: [], known: [[rightCell, field.solution[rightCell]]] });
   const ahead = refusal(await call("commit", { agent, expected_revision: rev + 5, cells: [[free[2], field.solution[free[2]]]], intent: "" }), "conflict");
   expect(ahead).toMatchObject({ revision: rev, cells: [], tiles: [] });
   // A re-reveal of the revealed seed is a read at any revision: givens and seam, changed false.
   const reread = okAnswer(await call("reveal", { agent, expected_revision: 0, tile: seed.id, intent: "" }));
-  expect(reread).toMatchObject({ tile: seed.id, revision: rev, changed: false, givens: revealed.givens });
+  expect(reread).toMatchObject({ tile: seed.id, status: "revealed", revision: rev, changed: false, givens: revealed.givens });
   // Cells of the seed nobody touched since `stale` go through from that stale view.
   const fromStale = okAnswer(await call("commit", { agent, expected_revision: stale, cells: [[free[4], field.solution[free[4]]]], intent: "" }));
   expect(fromStale).toMatchObject({ revision: rev + 1, changed: true });
@@ -312,11 +315,17 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   for (const [id, v] of known) expect(v).toBe(field.solution[id]);
 
   // Solve the seed: solved, reward, the new frontier; then a neighbour's reveal carries its seam.
-  const solving = okAnswer(await call("commit", { agent, expected_revision: rev, cells: free.map((c) => [c, field.solution[c]]), intent: "finish the seed" }));
+  const solvingResult = await call("commit", { agent, expected_revision: rev, cells: free.map((c) => [c, field.solution[c]]), intent: "finish the seed" });
+  const solving = okAnswer(solvingResult);
   expect(solving).toMatchObject({ solved: [seed.id], reward: seedTile.cellIds.length, rejected: [] });
   const seedCells = new Set(seedTile.cellIds);
   const neighbours = field.tiles.filter((t) => t.id !== seed.id && t.cellIds.some((c) => seedCells.has(c))).map((t) => t.id);
   expect(solving.frontier).toEqual(neighbours);
+  // The summary says which tile was solved and where the frontier is now (no observe needed to go on).
+  expect(readModelText(solvingResult.text).summary).toContain(`Solved tile ${seed.id}, reward ${seedTile.cellIds.length}; frontier now ${neighbours.slice(0, 8).join(", ")}`);
+  const resolved = await call("reveal", { agent, expected_revision: 0, tile: seed.id, intent: "" });
+  expect(okAnswer(resolved)).toMatchObject({ status: "solved", changed: false });
+  expect(readModelText(resolved.text).summary).toMatch(/Already solved by your group: nothing changed/);
   rev = solving.revision as number;
   const next = field.tiles[neighbours[0]];
   const opened = okAnswer(await call("reveal", { agent, expected_revision: rev, tile: next.id, intent: "next" }));

@@ -60,8 +60,8 @@ describe("play tools over /mcp", () => {
     const commit = (cells: unknown) => call("commit", { game_id: "g", agent, expected_revision: 0, cells, agent_secret: "as_x" });
     const text = (r: ToolResult) => (expect(r.isError).toBe(true), r.content[0].text);
     expect(text(await commit([[1, 2]]))).toMatch(/0 or 1, got 2/);
-    expect(text(await commit([[1]]))).toMatch(/>=2 items/);
-    expect(text(await commit([[1, 0, 1]]))).toMatch(/<=2 items/);
+    expect(text(await commit([[1]]))).toMatch(/cells\.0: each cell is a \[cell_id, value\] pair/);
+    expect(text(await commit([[1, 0, 1]]))).toMatch(/cells\.0: each cell is a \[cell_id, value\] pair/);
     expect(text(await commit([[-1, 0]]))).toMatch(/>=0/);
     expect(text(await commit([[1.5, 1]]))).toMatch(/int/);
     expect(text(await commit([]))).toMatch(/>=1 items/);
@@ -94,6 +94,29 @@ describe("play tools over /mcp", () => {
     expect(refusal(await call("observe", { game_id: "g", rect: [0, 0, 0, 0] })).code).toBe("bad_input");
     expect(refusal(await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: "seven" })).code).toBe("bad_input");
     expect(refusal(await call("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(161) })).code).toBe("too_large");
+  });
+
+  it("says which tool refused and where a missing argument comes from, so a model can fix its call from the text alone", async () => {
+    const agent = "m-0123456789abcdef/1";
+    const refusal = async (name: string, args: Record<string, unknown>) => {
+      const r = await call(name, args);
+      expect(r.isError).toBe(true);
+      return r.structuredContent?.error as { code: string; message: string };
+    };
+    const noRevision = await refusal("commit", { game_id: "g", agent, cells: [[1, 0]] });
+    expect(noRevision.code).toBe("bad_input");
+    expect(noRevision.message).toMatch(/^commit refused its arguments, nothing changed: /);
+    expect(noRevision.message).toMatch(/expected_revision: missing \(required\): the revision of the latest answer/);
+    expect(noRevision.message).not.toMatch(/Input validation error|received undefined/);
+    const bare = await refusal("reveal", {});
+    for (const name of ["game_id", "agent", "expected_revision", "tile"]) expect(bare.message).toMatch(new RegExp(`${name}: missing \\(required\\)`));
+    expect((await refusal("commit", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/cells: missing \(required\): \[\[cell_id, value\]/);
+    expect((await refusal("retract", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/cells: missing \(required\): \[cell_id/);
+    // A value that is there but wrong keeps its own message.
+    expect((await refusal("commit", { game_id: "g", agent, expected_revision: "3", cells: [[1, 0]] })).message).toMatch(/expected_revision: Invalid input: expected number, received string/);
+    const long = await refusal("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(200) });
+    expect(long).toMatchObject({ code: "too_large" });
+    expect(long.message).toMatch(/intent: too long: at most 160 characters once trimmed, got 200/);
   });
 
   it("counts an intent's 160 characters as characters (code points), as JSON Schema's maxLength does", async () => {

@@ -57,10 +57,10 @@ describe("tokens vouched for and held by fields", () => {
       const commit = await call("commit", { game_id: gameId, agent: agents[i], expected_revision: revision, cells: [[0, 0]], intent: "old token" }, first);
       expect(errorOf(commit)?.code).toBe("token");
       expect(errorOf(commit)?.message).toMatch(/replaced by a newer one.*Mint a new one: POST \/api\/keys\/auth/);
-      // A read with the replaced token proves nothing: the agent's own view is not the caller's to see.
+      // A read with the replaced token is refused the same way: the agent learns it at its next call.
       const asOld = await call("observe", { game_id: gameId, agent: agents[i] }, first);
-      const asNobody = await call("observe", { game_id: gameId, agent: agents[i] });
-      expect(asOld.structuredContent).toEqual(asNobody.structuredContent);
+      expect(errorOf(asOld)?.code).toBe("token");
+      expect(errorOf(asOld)?.message).toMatch(/replaced by a newer one/);
       // The new token is the machine's at once.
       const retract = await call("retract", { game_id: gameId, agent: agents[i], expected_revision: revision, cells: [0], intent: "new token" }, second);
       expect(errorOf(retract)?.code, JSON.stringify(retract.structuredContent)).toBeUndefined();
@@ -119,6 +119,7 @@ describe("tokens vouched for and held by fields", () => {
     const replaced = token;
     await mint(a, nowS() + 1);
     expect(errorOf(await call("reveal", { game_id: gameId, agent, expected_revision: 0, tile: 0, intent: "" }, replaced))?.code).toBe("token");
+    expect(errorOf(await call("observe", { game_id: gameId, agent }, replaced))?.code).toBe("token");
     const watchers = await runInDurableObject(env.IDENTITY.getByName(a.machineId), (_instance, state) =>
       state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'token_watchers'").toArray(),
     );

@@ -10,7 +10,7 @@ import { machine, mint, nowS } from "./identity-helpers";
  * machines must still each be answered from their own request: identity, harness, agent.
  */
 
-type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
+type ToolResult = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
 
 async function call(name: string, args: Record<string, unknown>, token: string, client: string): Promise<ToolResult> {
   const req = modernRequest("tools/call", { name, arguments: args }, { headers: { Authorization: `Bearer ${token}` }, client: { name: client, version: "1.0" } });
@@ -72,7 +72,7 @@ describe("per-request state with per-isolate tool definitions", () => {
     expect(await listTools()).toBe(listedBefore);
   });
 
-  it("reads from the perspective a token proves, not the one it claims: a replaced token reads as a spectator", async () => {
+  it("reads from the perspective a token proves, not the one it claims; a token that proves nothing is refused, as on a write", async () => {
     const [a, b] = [await machine(), await machine()];
     const replaced = await mint(a);
     const tokenA = await mint(a, nowS() + 1); // minting again (a fresh signature) replaces the first token
@@ -84,11 +84,23 @@ describe("per-request state with per-isolate tool definitions", () => {
     const code = (r: ToolResult) => (r.structuredContent?.error as { code?: string } | undefined)?.code;
     // The current token proves machine A: B's agent is not A's to observe as.
     expect(code(await call("observe", { game_id: gameId, agent: agentB }, tokenA, "harness-a"))).toBe("not_your_agent");
-    // The replaced token names A too, but proves nothing: the read is a spectator's, the same as with no token.
+    // The replaced token names A too, but proves nothing: refused with its reason, so the agent learns it at its next read.
     const asReplaced = await call("observe", { game_id: gameId, agent: agentB }, replaced, "harness-a");
-    expect(asReplaced.isError, JSON.stringify(asReplaced.structuredContent)).toBeFalsy();
-    const spectatorReq = modernRequest("tools/call", { name: "observe", arguments: { game_id: gameId, agent: agentB } }, { client: { name: "harness-a", version: "1.0" } });
-    const asSpectator = (await messageOf(await exports.default.fetch(new Request("http://localhost:8787/mcp", { method: "POST", headers: spectatorReq.headers, body: spectatorReq.body })))).result as ToolResult;
-    expect(asReplaced.structuredContent).toEqual(asSpectator.structuredContent);
+    expect(code(asReplaced)).toBe("token");
+    expect(asReplaced.content[0].text).toMatch(/replaced by a newer one/);
+    // A header that cannot hold a token of ours is refused too; no header at all reads as a spectator.
+    const headerOnly = async (authorization: string | undefined) => {
+      const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
+      const req = modernRequest("tools/call", { name: "observe", arguments: { game_id: gameId, agent: agentB } }, { client: { name: "harness-a", version: "1.0" }, headers });
+      return (await messageOf(await exports.default.fetch(new Request("http://localhost:8787/mcp", { method: "POST", headers: req.headers, body: req.body })))).result as ToolResult;
+    };
+    expect(code(await headerOnly("Bearer msc_notarealtoken"))).toBe("token");
+    expect(code(await headerOnly("Basic abc"))).toBe("token");
+    const asSpectator = await headerOnly(undefined);
+    expect(asSpectator.isError, JSON.stringify(asSpectator.structuredContent)).toBeFalsy();
+    // A malformed agent id is refused as such, as a write refuses it, not as "not seated".
+    const malformed = await call("observe", { game_id: gameId, agent: "bogus" }, tokenB, "harness-b");
+    expect(code(malformed)).toBe("bad_input");
+    expect(malformed.content[0].text).toMatch(/agent must be "<machine_id>\/<session>"/);
   });
 });

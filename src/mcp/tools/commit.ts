@@ -3,7 +3,7 @@ import type { ToolContext } from "../context";
 import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
-import { counted } from "../../text/wording";
+import { counted, named } from "../../text/wording";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const COMMIT_TOOL = {
@@ -22,7 +22,8 @@ export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
     (args) =>
       playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
         const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
-        const solved = n("solved") ? ` Solved ${listIds(a.solved)}, reward ${String(a.reward)}.` : "";
+        // Solving moves the frontier: say where it is now, so the next reveal needs no observe.
+        const solved = n("solved") ? ` Solved ${named("tile", a.solved as unknown[])}, reward ${String(a.reward)}; frontier now ${listIds(a.frontier)}.` : "";
         const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
         const meets = n("meets") ? ` Met ${counted(n("meets"), "group")}.` : "";
         const unchanged = a.changed === false ? " Nothing changed." : "";

@@ -17,9 +17,14 @@ export function reportInvalidArguments(server: McpServer): void {
 
 /** The refusal for an argument-validation message or a handler's thrown error: the SDK's path and the direct one answer alike. */
 export function toolErrorFromMessage(message: string): CallToolResult {
-  return toolError(codeOf(message), message);
+  const sdk = SDK_VALIDATION.exec(message);
+  const text = sdk ? `${sdk[1]} refused its arguments, nothing changed: ${message.slice(sdk[0].length)}` : message;
+  return toolError(codeOf(text), text);
 }
 
+/** The SDK's wording of a schema refusal, which names the tool before zod's issues. */
+const SDK_VALIDATION = /^Input validation error: Invalid arguments for tool ([\w-]+): /;
+
 function codeOf(message: string): ErrorCode {
-  return /Too big: expected (string|array)/.test(message) ? "too_large" : "bad_input";
+  return /Too big: expected (string|array)|: too long: /.test(message) ? "too_large" : "bad_input";
 }

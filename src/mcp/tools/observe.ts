@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, noteCaller, readerClaim } from "./play-common";
+import { answer, callField, fieldStub, healthText, listIds, noteCaller, readerClaim } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { counted } from "../../text/wording";
@@ -21,8 +21,10 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
     OBSERVE_TOOL,
     async (args) => {
       // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
-      // the field reads from the machine its token proves; spectators send none.
-      const bearer = await readerClaim(ctx);
+      // the field reads from the machine its token proves (and refuses a token that is not current); spectators send none.
+      const reader = await readerClaim(ctx);
+      if (!reader.ok) return reader.result;
+      const bearer = reader.bearer;
       return callField(async () =>
         answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;
@@ -32,10 +34,12 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
           if (o.status === "generating") return `Field ${args.game_id} is generating (${String(o.seconds)} s so far); poll observe again until playing.`;
           if (o.status === "failed") return `Field ${args.game_id} failed: ${String(o.error)}. Start or pick another field.`;
           const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
-          const frontier = Array.isArray(o.frontier) ? o.frontier.length : 0;
+          // A spectator's view has no frontier of its own: name one only when the scope has it.
+          const hasFrontier = Array.isArray(o.frontier) && (args.agent !== undefined || o.frontier.length > 0);
+          const frontier = hasFrontier ? `; frontier: ${listIds(o.frontier)}` : "";
           const health = o.health as { state?: string } | undefined;
           const warn = health?.state && health.state !== "healthy" ? healthText(health) : "";
-          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${counted(tiles, "tile")} listed of ${String(o.tiles_total)}, frontier ${frontier}.${warn}`;
+          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${counted(tiles, "tile")} listed of ${String(o.tiles_total)}${frontier}.${warn}`;
         }),
       );
     },

@@ -18,8 +18,8 @@ export function fieldStub(env: Env, gameId: string) {
 /** A field object's outcome as a tool result: the summary text from `summarise`, or the error. */
 export function answer<T extends Record<string, unknown>>(outcome: Outcome<T>, summarise: (a: T) => string): CallToolResult {
   if (!outcome.ok) {
-    const { code, message, revision, tiles, cells } = outcome.error;
-    return toolError(code, message, { revision, tiles, cells });
+    const { code, message, revision, tiles, cells, known } = outcome.error;
+    return toolError(code, message, { revision, tiles, cells, known });
   }
   return toolOk(summarise(outcome.answer), outcome.answer);
 }
@@ -92,12 +92,13 @@ export async function playWrite(
 }
 
 /**
- * The bearer token a read carries, for the field to read from its machine's perspective. A header
- * that cannot hold a token of ours reads as a spectator, as no header does.
+ * The bearer token a read carries, for the field to read from its machine's perspective; none for
+ * a spectator. A header that cannot hold a token of ours is refused, as on a write (SPEC §8).
  */
-export async function readerClaim(ctx: ToolContext): Promise<BearerClaim | undefined> {
+export async function readerClaim(ctx: ToolContext): Promise<{ ok: true; bearer: BearerClaim | undefined } | { ok: false; result: CallToolResult }> {
   const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
-  return claim?.ok ? claim.claim : undefined;
+  if (claim === null) return { ok: true, bearer: undefined };
+  return claim.ok ? { ok: true, bearer: claim.claim } : { ok: false, result: toolError(claim.code, claim.message) };
 }
 
 /** Notes the machine a field found the call's token to prove (the usage meter counts the call for it). */

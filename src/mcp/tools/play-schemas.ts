@@ -15,13 +15,25 @@ export const MAX_INTENT = 160;
 /** A bound on the raw intent, before normalisation trims it (the body limit bounds it anyway). */
 const MAX_RAW_INTENT = 4 * 1024;
 
+/**
+ * The message of a missing required argument says where its value comes from, so a model can fix
+ * its call from the refusal alone; every other problem keeps zod's own wording.
+ */
+function whenMissing(hint: string): { error: (issue: { input?: unknown }) => string | undefined } {
+  return { error: (issue) => (issue.input === undefined ? `missing (required): ${hint}` : undefined) };
+}
+
 export const gameId = z
-  .string()
+  .string(whenMissing("the game_id from list_games or start_mosaic"))
   .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$")
   .describe("From list_games or start_mosaic.");
 
-const agent = z.string().min(3).max(200).describe("Your agent id, from join.");
-const expectedRevision = z.number().int().min(0).describe("The latest revision you saw.");
+const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("Your agent id, from join.");
+const expectedRevision = z
+  .number(whenMissing("the revision of the latest answer you got (join, reveal, commit, retract or observe)"))
+  .int()
+  .min(0)
+  .describe("The latest revision you saw.");
 /**
  * An intent is normalised at the edge (SPEC §4.4): control characters, newlines included, become
  * spaces and surrounding whitespace is trimmed; the 160-character limit (code points) applies to
@@ -31,7 +43,7 @@ const intent = z
   .string()
   .max(MAX_RAW_INTENT)
   .transform((s) => normaliseIntent(s) as string)
-  .pipe(z.string().max(MAX_INTENT))
+  .pipe(z.string().max(MAX_INTENT, { error: (issue) => `too long: at most ${MAX_INTENT} characters once trimmed, got ${String((issue.input as string).length)}` }))
   .default("")
   .meta({ maxLength: MAX_INTENT, description: "One line (<= 160 chars), shown publicly." });
 const agentSecret = z
@@ -67,8 +79,8 @@ const rectArg = z
  */
 const cellPair = z
   .array(cellId)
-  .min(2)
-  .max(2)
+  .min(2, "each cell is a [cell_id, value] pair")
+  .max(2, "each cell is a [cell_id, value] pair")
   .superRefine((pair, ctx) => {
     if (pair.length === 2 && pair[1] !== 0 && pair[1] !== 1) {
       ctx.addIssue({ code: "custom", path: [1], message: `a cell value must be 0 or 1, got ${pair[1]}` });
@@ -155,7 +167,7 @@ export const revealArgs = z.object({
   game_id: gameId,
   agent,
   expected_revision: expectedRevision,
-  tile: z.number().int().min(0).describe("A hidden tile on your frontier."),
+  tile: z.number(whenMissing("a tile id on your frontier (join's seed_tile, or the frontier of any answer)")).int().min(0).describe("A hidden tile on your frontier."),
   intent,
   agent_secret: agentSecret,
 });
@@ -165,7 +177,7 @@ export const commitArgs = z.object({
   agent,
   expected_revision: expectedRevision,
   cells: z
-    .array(cellPair)
+    .array(cellPair, whenMissing("[[cell_id, value], …], the cells to commit"))
     .min(1)
     .describe("1..512 [cell_id, value] pairs, judged in order."),
   intent,
@@ -176,7 +188,7 @@ export const retractArgs = z.object({
   game_id: gameId,
   agent,
   expected_revision: expectedRevision,
-  cells: z.array(cellId).min(1).describe("1..8192 cell ids your machine committed."),
+  cells: z.array(cellId, whenMissing("[cell_id, …], cells your machine committed")).min(1).describe("1..8192 cell ids your machine committed."),
   intent,
   agent_secret: agentSecret,
 });

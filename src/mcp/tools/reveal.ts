@@ -3,6 +3,7 @@ import type { ToolContext } from "../context";
 import { listIds, playWrite } from "./play-common";
 import { revealArgs } from "./play-schemas";
 import { published } from "./published-schema";
+import { named } from "../../text/wording";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const REVEAL_TOOL = {
@@ -22,10 +23,12 @@ export function registerReveal(tools: ToolRegistrar, ctx: ToolContext): void {
       playWrite(ctx, args, { type: "reveal", tile: args.tile }, (a) => {
         const givens = Array.isArray(a.givens) ? a.givens.length : 0;
         const seam = Array.isArray(a.seam) ? a.seam.length : 0;
-        const solved = Array.isArray(a.solved) && a.solved.length ? ` Solved at once: ${listIds(a.solved)}.` : "";
+        const solved = Array.isArray(a.solved) && a.solved.length ? ` Solved at once: ${named("tile", a.solved)}.` : "";
         const verb = a.changed === false ? "Tile" : "Revealed tile";
-        const read = a.changed === false ? " Already revealed: nothing changed." : "";
-        return `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}): ${givens} givens, ${seam} seam cells. Revision ${String(a.revision)}.${solved}${read}`;
+        const status = a.status === "solved" ? ", solved" : "";
+        const read = a.changed === false ? ` Already ${a.status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
+        const frontier = Array.isArray(a.frontier) ? ` Frontier: ${listIds(a.frontier)}.` : "";
+        return `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${status}): ${givens} givens, ${seam} seam cells. Revision ${String(a.revision)}.${solved}${read}${frontier}`;
       }),
   );
 }

@@ -11,11 +11,11 @@ import { commit, expectError, groupMates, honestStep, joinInput, makeReferee, ok
  * reveal only when that tile changed; a reveal of a revealed tile is a read.
  */
 
-function conflictOf(ref: Referee, r: WriteResult): { tiles: number[]; cells: number[]; message: string } {
-  const e = expectError(r) as { code: string; revision?: number; tiles?: number[]; cells?: number[]; message: string };
+function conflictOf(ref: Referee, r: WriteResult): { tiles: number[]; cells: number[]; known: number[][]; message: string } {
+  const e = expectError(r) as { code: string; revision?: number; tiles?: number[]; cells?: number[]; known?: number[][]; message: string };
   expect(e.code).toBe("conflict");
   expect(e.revision).toBe(ref.revision);
-  return { tiles: e.tiles ?? [], cells: e.cells ?? [], message: e.message };
+  return { tiles: e.tiles ?? [], cells: e.cells ?? [], known: e.known ?? [], message: e.message };
 }
 
 
@@ -36,8 +36,10 @@ describe("scoped conflicts (SPEC §4.9)", () => {
     const digest = ref.stateDigest();
     const c = conflictOf(ref, commit(ref, b, [z, x], seen));
     expect(c).toMatchObject({ tiles: [], cells: [x[0]] });
-    expect(c.message).toContain(`cell ${x[0]}`);
-    expect(c.message).toContain(`revision ${ref.revision}`);
+    // The value it became is carried, so the caller can retry without another observe.
+    expect(c.known).toEqual([x]);
+    expect(c.message).toContain(`cell ${x[0]} became known (values in known)`);
+    expect(c.message).toContain(`retry with expected_revision ${ref.revision}`);
     expect(ref.stateDigest()).toBe(digest);
     // With a revision that saw x become known, x is merely ignored, with its value.
     const fresh = ok(ref, { type: "commit", machineId: "m-b", agent: b, expectedRevision: seen + 1, cells: [z, x], intent: "" });
@@ -76,7 +78,8 @@ describe("scoped conflicts (SPEC §4.9)", () => {
     const both = conflictOf(ref, commit(ref, a, [[inS, field.solution[inS] as 0 | 1]], beforeSolve));
     expect(both.tiles).toContain(s);
     expect(both.cells).toEqual([inS]);
-    expect(both.message).toMatch(/changed status/);
+    expect(both.known).toEqual([[inS, field.solution[inS]]]);
+    expect(both.message).toMatch(/tiles? [0-9, ]+ changed status/);
     expect(ref.stateDigest()).toBe(digest);
     // Seen at the reveal's revision, the same cell goes through although the field moved on.
     expect(commit(ref, a, [own[0]], beforeReveal + 1).ok).toBe(true);
@@ -92,7 +95,10 @@ describe("scoped conflicts (SPEC §4.9)", () => {
     ok(ref, { type: "commit", machineId: "m-a", agent: a, expectedRevision: ref.revision, cells: [x, y], intent: "" });
     const seen = ref.revision;
     ok(ref, { type: "retract", machineId: "m-a", agent: a, expectedRevision: seen, cells: [x[0]], intent: "" });
-    expect(conflictOf(ref, commit(ref, a, [x], seen))).toMatchObject({ tiles: [], cells: [x[0]] });
+    const stale = conflictOf(ref, commit(ref, a, [x], seen));
+    // A retracted cell has no value to carry, and is worded in the singular.
+    expect(stale).toMatchObject({ tiles: [], cells: [x[0]], known: [] });
+    expect(stale.message).toContain(`cell ${x[0]} was retracted`);
     expect(conflictOf(ref, retract(ref, a, [x[0], y[0]], seen))).toMatchObject({ tiles: [], cells: [x[0]] });
     expect(retract(ref, a, [y[0]], seen).ok).toBe(true);
   });
@@ -102,7 +108,9 @@ describe("scoped conflicts (SPEC §4.9)", () => {
     const ref = makeReferee(field);
     const a = ok(ref, joinInput("m-a")).agent as string;
     const s = (ref.frontier(a) as number[])[0];
-    expect(conflictOf(ref, reveal(ref, a, s, ref.revision + 1))).toMatchObject({ tiles: [], cells: [] });
+    const ahead = conflictOf(ref, reveal(ref, a, s, ref.revision + 1));
+    expect(ahead).toMatchObject({ tiles: [], cells: [], known: [] });
+    expect(ahead.message).toContain(`retry with expected_revision ${ref.revision}`);
     expect(conflictOf(ref, commit(ref, a, [[field.tiles[s].cellIds[0], 0]], ref.revision + 3))).toMatchObject({ tiles: [], cells: [] });
   });
 });
@@ -121,7 +129,7 @@ describe("reveal of a tile that is not hidden is a read (SPEC §4.9)", () => {
       expect(r.ok, String(expected)).toBe(true);
       if (!r.ok) continue;
       expect(r.event).toBe(null);
-      expect(r.answer).toMatchObject({ tile: open, revision: ref.revision, changed: false, solved: [], reward: 0 });
+      expect(r.answer).toMatchObject({ tile: open, status: "revealed", revision: ref.revision, changed: false, solved: [], reward: 0 });
       expect(r.answer.givens).toEqual(first.givens);
       expect(r.answer.seam).toEqual(first.seam);
     }
@@ -144,7 +152,8 @@ describe("reveal of a tile that is not hidden is a read (SPEC §4.9)", () => {
     const digest = ref.stateDigest();
     const own = reveal(ref, a, sa, 0);
     expect(own.ok && own.event).toBe(null);
-    expect(own.ok && own.answer).toMatchObject({ tile: sa, changed: false, revision: ref.revision });
+    // The answer says the tile is solved, so a re-read never looks like an open tile.
+    expect(own.ok && own.answer).toMatchObject({ tile: sa, status: "solved", changed: false, revision: ref.revision });
     const known = field.tiles[sa].cellIds.filter((c) => !field.tiles[sa].givens.includes(c)).map((c) => [c, field.solution[c]]);
     expect(own.ok && own.answer.seam).toEqual(known);
     const other = expectError(reveal(ref, b, sa));

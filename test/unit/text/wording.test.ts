@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counted, idList } from "../../../src/text/wording";
+import { counted, idList, named } from "../../../src/text/wording";
 
 describe("counted", () => {
   it("puts the noun in the singular for one and the plural otherwise, zero included", () => {
@@ -22,5 +22,13 @@ describe("idList", () => {
     const text = idList(ids);
     expect(text).toBe("0, 3, 6, 9, 12, 15, 18, 21 and 4 more");
     expect(idList(ids, 2)).toBe("0, 3 and 10 more");
+  });
+});
+
+describe("named", () => {
+  it("names one thing in the singular and several in the plural, with their ids", () => {
+    expect(named("tile", [6])).toBe("tile 6");
+    expect(named("cell", [4, 9])).toBe("cells 4, 9");
+    expect(named("tile", [1, 2, 3, 4], 2)).toBe("tiles 1, 2 and 2 more");
   });
 });
