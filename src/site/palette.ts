@@ -20,6 +20,25 @@ export const MACHINE_COLOURS: readonly string[] = [
   "#999933", // olive (Tol)
 ];
 
+/**
+ * Hues that read alike on a dark field at a glance (yellow and sand, sky blue and cyan…): a field's
+ * first machines take one colour from each family before any family is used twice.
+ */
+const FAMILY_OF_SLOT: readonly number[] = [
+  0, // orange: warm
+  1, // sky blue: light blue
+  2, // bluish green: green
+  3, // yellow: yellow
+  4, // blue: blue
+  0, // vermillion: warm
+  5, // reddish purple: purple
+  1, // cyan: light blue
+  2, // teal: green
+  3, // sand: yellow
+  5, // purple: purple
+  3, // olive: yellow
+];
+
 export const FIELD_BACKGROUND = "#0d0f14";
 
 /** Palette slot per machine, for the field on show. */
@@ -37,9 +56,11 @@ function preferredSlot(machineId: string): number {
 
 /**
  * Colours a field's machines, in the field's order (first join first): each takes the slot its id
- * hashes to, or, when a machine before it holds that one, the next free slot. So the machines of a
- * field never share a colour until there are more of them than colours, a machine keeps its usual
- * colour when it can, and every page showing the field (live or replay) colours it alike.
+ * hashes to, or, when a machine before it holds that colour or one of its family, the next slot
+ * whose family is free (then the next free slot once every family is held). So the machines of a
+ * field never share a colour until there are more of them than colours, the first six never look
+ * alike, a machine keeps its usual colour when it can, and every page showing the field (live or
+ * replay) colours it alike.
  */
 export function colourMachines(machineIds: readonly string[]): void {
   slots.clear();
@@ -52,11 +73,27 @@ export function machineSlot(machineId: string): number {
   if (given !== undefined) return given;
   const preferred = preferredSlot(machineId);
   const held = new Set(slots.values());
-  let slot = preferred;
-  for (let k = 0; k < MACHINE_COLOURS.length && held.has(slot); k++) slot = (preferred + k + 1) % MACHINE_COLOURS.length;
-  if (held.has(slot)) slot = preferred; // every colour is taken: share the usual one
+  const heldFamilies = new Set([...held].map((s) => FAMILY_OF_SLOT[s]));
+  const slot =
+    firstSlotFrom(preferred, (s) => !heldFamilies.has(FAMILY_OF_SLOT[s])) ??
+    firstSlotFrom(preferred, (s) => !held.has(s)) ??
+    preferred; // every colour is taken: share the usual one
   slots.set(machineId, slot);
   return slot;
+}
+
+/** The first slot from `start` on (wrapping round) that `free` accepts. */
+function firstSlotFrom(start: number, free: (slot: number) => boolean): number | undefined {
+  for (let k = 0; k < MACHINE_COLOURS.length; k++) {
+    const slot = (start + k) % MACHINE_COLOURS.length;
+    if (free(slot)) return slot;
+  }
+  return undefined;
+}
+
+/** The family of look-alike hues a slot belongs to. */
+export function colourFamily(slot: number): number {
+  return FAMILY_OF_SLOT[slot];
 }
 
 export function machineColour(machineId: string): string {

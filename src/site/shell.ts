@@ -6,9 +6,11 @@ import { machineColour, machineOf } from "./palette";
 
 export interface Shell {
   view: FieldView;
-  addTab(id: string, label: string, content: HTMLElement): void;
+  /** A tab and its panel; `onShow` runs each time the tab is selected (to freshen what it shows). */
+  addTab(id: string, label: string, content: HTMLElement, onShow?: () => void): void;
   selectTab(id: string): void;
-  setStatus(text: string, state?: "live" | "offline" | "idle"): void;
+  /** The status line; `link` follows the text (a closed day's replay). */
+  setStatus(text: string, state?: "live" | "offline" | "idle", link?: { href: string; text: string }): void;
   setTitle(title: string, detail?: string): void;
   setHead(head: { hash: string; rev: number } | null): void;
   /** How the page names a machine (display name when known). */
@@ -39,6 +41,7 @@ export function createShell(scene: FieldScene): Shell {
   const headBox = byId("head-box");
   const headText = byId("head-text");
   const copy = byId<HTMLButtonElement>("copy-head");
+  const onShowOf = new Map<string, () => void>();
   let pinned: SceneTile | null = null;
   let detailToken = 0;
 
@@ -47,7 +50,8 @@ export function createShell(scene: FieldScene): Shell {
     nameOf: (m) => m,
     hashOf: async () => undefined,
     replayBar: byId("replay-bar"),
-    addTab(id, label, content) {
+    addTab(id, label, content, onShow) {
+      if (onShow) onShowOf.set(id, onShow);
       const tab = el("button", { type: "button", role: "tab", id: `tab-${id}`, "aria-controls": `panel-${id}`, "aria-selected": "false", tabindex: -1, text: label });
       tab.addEventListener("click", () => shell.selectTab(id));
       tab.addEventListener("keydown", (e) => {
@@ -68,10 +72,11 @@ export function createShell(scene: FieldScene): Shell {
         tab.tabIndex = on ? 0 : -1;
       }
       for (const panel of panels.children) (panel as HTMLElement).hidden = panel.id !== `panel-${id}`;
+      onShowOf.get(id)?.();
     },
-    setStatus(text, state = "idle") {
+    setStatus(text, state = "idle", link) {
       status.className = `status ${state === "offline" ? "offline" : ""}`;
-      status.replaceChildren(state === "idle" ? "" : el("span", { class: "live-dot", "aria-hidden": "true" }), text);
+      status.replaceChildren(state === "idle" ? "" : el("span", { class: "live-dot", "aria-hidden": "true" }), text, link ? " · " : "", link ? el("a", { href: link.href, text: link.text }) : "");
     },
     setTitle(text, detail) {
       title.replaceChildren(text, detail ? el("span", { class: "kind", text: detail }) : "");
@@ -147,6 +152,10 @@ export function createShell(scene: FieldScene): Shell {
       });
     else hashCell.title = tile.hash;
   };
+
+  // On a phone the legend starts folded: open, it would cover much of a small field.
+  const legend = document.querySelector<HTMLDetailsElement>("details.legend");
+  if (legend && window.matchMedia("(max-width: 820px)").matches) legend.open = false;
 
   const actions = attachControls(view, {
     onHover(tile, x, y) {

@@ -128,6 +128,23 @@ describe("the live field", () => {
     expect(w.dialogs).toEqual([]);
   });
 
+  it("brings the log back to its newest line when its tab is opened again", async () => {
+    const { page } = w;
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
+    await team.pass();
+    await team.pass();
+    await waitForRevision(page, team.revision);
+    await page.getByRole("tab", { name: "Log" }).click();
+    const list = page.locator(".log-list");
+    expect(await list.evaluate((l) => l.scrollHeight > l.clientHeight + 40)).toBe(true);
+    expect(await list.evaluate((l) => l.scrollHeight - l.scrollTop - l.clientHeight)).toBeLessThan(40);
+    // A reader who scrolled up is left where they are.
+    await list.evaluate((l) => (l.scrollTop = 0));
+    await team.pass();
+    await waitForRevision(page, team.revision);
+    expect(await list.evaluate((l) => l.scrollTop)).toBe(0);
+  });
+
   it("shows the leaderboard the API serves, one row per machine, sortable", async () => {
     const { page } = w;
     await page.getByRole("tab", { name: "Leaderboard" }).click();
@@ -158,6 +175,8 @@ describe("the live field", () => {
     await page.getByRole("tab", { name: "Analysis" }).click();
     await page.evaluate(() => (window.mosaic!.live as { refreshAnalysis(): Promise<void> }).refreshAnalysis());
     await expect.poll(() => page.locator(".analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag"]);
+    // It says which revision its figures describe, and the field's optimum once computed.
+    await expect.poll(() => page.locator("#panel-analysis .note").innerText()).toMatch(/^At revision [\d,]+\. .*(optimum play is being computed|Optimum play of the field's [\d,]+ tiles: [\d.]+ % of [\d,]+ cells forced)/);
     const modelRows = page.locator(".analysis table").first().locator("tbody tr");
     expect(await modelRows.count()).toBe(body.by_model.length);
     expect(await modelRows.first().locator("td").first().innerText()).toBe(body.by_model[0].key);
@@ -174,6 +193,13 @@ describe("the live field", () => {
       const box = await b.boundingBox();
       expect(Math.min(box!.width, box!.height)).toBeGreaterThanOrEqual(24);
     }
+    // The legend is there on a phone too, folded so that it does not cover the small field.
+    const legend = phone.page.locator("details.legend");
+    expect(await legend.isVisible()).toBe(true);
+    expect(await legend.getAttribute("open")).toBeNull();
+    await legend.locator("summary").click();
+    expect(await legend.locator("li").first().isVisible()).toBe(true);
+    await legend.locator("summary").click();
     await screenshot(phone.page, "live-phone");
     await screenshot(w.page, "live-desktop");
     expect(phone.errors).toEqual([]);

@@ -6,6 +6,14 @@
 export const MIN_SCALE = 0.25;
 export const MAX_SCALE = 64;
 
+/** A rectangle of the field, in cells. */
+export interface FieldBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 export class Camera {
   /** CSS pixels per cell. */
   scale = 1;
@@ -16,16 +24,33 @@ export class Camera {
   width = 1;
   height = 1;
 
+  /**
+   * The box last fitted, while the spectator has not panned or zoomed since (null: the whole
+   * field); undefined once they have. A resize then keeps that box in view instead of cutting it.
+   */
+  private fittedBox: FieldBox | null | undefined = undefined;
+
   constructor(public G: number) {}
+
+  /** Whether the view still shows what was last fitted (no pan or zoom by the spectator since). */
+  get following(): boolean {
+    return this.fittedBox !== undefined;
+  }
 
   resize(width: number, height: number): void {
     this.width = Math.max(1, width);
     this.height = Math.max(1, height);
-    this.clamp();
+    if (this.fittedBox !== undefined) this.fit(this.fittedBox ?? undefined);
+    else this.clamp();
   }
 
   /** Fits the whole field (or a box of it) in the viewport, centred. */
-  fit(box: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: this.G, h: this.G }): void {
+  fit(box?: FieldBox): void {
+    this.fittedBox = box ?? null;
+    this.frame(box ?? { x: 0, y: 0, w: this.G, h: this.G });
+  }
+
+  private frame(box: FieldBox): void {
     const margin = 0.96;
     this.scale = clampScale(Math.min(this.width / box.w, this.height / box.h) * margin);
     this.x = box.x + box.w / 2 - this.width / this.scale / 2;
@@ -34,6 +59,7 @@ export class Camera {
   }
 
   panBy(dxCss: number, dyCss: number): void {
+    this.fittedBox = undefined;
     this.x -= dxCss / this.scale;
     this.y -= dyCss / this.scale;
     this.clamp();
@@ -41,6 +67,7 @@ export class Camera {
 
   /** Multiplies the scale by `factor`, keeping the field point under (sx, sy) in place. */
   zoomAt(factor: number, sx: number, sy: number): void {
+    this.fittedBox = undefined;
     const fx = this.x + sx / this.scale;
     const fy = this.y + sy / this.scale;
     this.scale = clampScale(this.scale * factor);

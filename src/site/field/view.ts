@@ -1,5 +1,5 @@
 import { FIELD_BACKGROUND, machineColour, machineOf } from "../palette";
-import { Camera } from "./camera";
+import { Camera, type FieldBox } from "./camera";
 import { tileOutline } from "./outline";
 import type { FieldScene, SceneTile } from "./scene";
 
@@ -99,10 +99,15 @@ export class FieldView {
     this.invalidate();
   }
 
-  fit(box?: { x: number; y: number; w: number; h: number }): void {
+  fit(box?: FieldBox): void {
     this.camera.fit(box);
     this.fitted = true;
     this.invalidate();
+  }
+
+  /** Fits `box` unless the spectator has panned or zoomed since the last fit (a growing reach stays in view). */
+  follow(box: FieldBox): void {
+    if (this.camera.following) this.fit(box);
   }
 
   /** Asks for a draw on the next animation frame (coalesced). */

@@ -36,10 +36,11 @@ export async function startLive(gameParam: string | null): Promise<void> {
   const board = new LeaderboardPanel();
   const analysis = new AnalysisPanel();
   const lists = new ListsPanel(gameParam);
-  shell.addTab("log", "Log", log.root);
+  shell.addTab("log", "Log", log.root, () => log.shown());
   shell.addTab("leaderboard", "Leaderboard", board.root);
-  shell.addTab("analysis", "Analysis", analysis.root);
-  shell.addTab("fields", "Fields & days", lists.root);
+  shell.addTab("analysis", "Analysis", analysis.root, () => void analysis.refresh());
+  // The list of fields moves with every field's play: fetched afresh each time it is opened.
+  shell.addTab("fields", "Fields & days", lists.root, () => void listGames().then((g) => lists.setGames(g), () => undefined));
   const handle = pageHandle();
   handle.view = shell.view;
 
@@ -216,6 +217,11 @@ class LiveView {
       if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(model, scene, e, this.shell.nameOf));
       if (e.type === "grow") this.shell.view.rings.push(...ringBox(scene, e));
     }
+    if (geometry.length && model.fog) {
+      // Newly reached tiles under fog: keep the reach in view, unless the spectator has moved the camera.
+      const box = reachedBox(scene);
+      if (box) this.shell.view.follow(box);
+    }
     this.log.add(applied);
     this.shell.setHead(result.logHead && result.logHead.rev >= model.revision ? result.logHead : model.head);
     this.shell.view.sceneChanged();
@@ -278,9 +284,13 @@ class LiveView {
     if (!model) return;
     const state = model.status === "playing" ? (this.connected ? "Live" : "Connecting") : model.status === "solved" ? "Solved" : "Closed";
     const agents = model.agents.length;
+    // The live dot is for a field still being played; a closed day points to its replay.
+    const playing = model.status === "playing";
+    const replay = model.status === "closed" && this.gameId.startsWith("day-") ? { href: `/replay/${encodeURIComponent(this.gameId)}`, text: "Replay this day" } : undefined;
     this.shell.setStatus(
       `${state} · rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${counted(agents, "agent")}`,
-      this.connected ? "live" : "offline",
+      playing ? (this.connected ? "live" : "offline") : "idle",
+      replay,
     );
   }
 }

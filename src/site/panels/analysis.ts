@@ -17,9 +17,27 @@ function interval(v: Cell): { value: number; lo: number; hi: number } | null {
   return lo === null || hi === null ? { value, lo: value, hi: value } : { value, lo, hi };
 }
 
+const ONE_DECIMAL = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** Numbers as the leaderboard writes them: separators always, one decimal above 1, three below. */
 function fmt(n: number): string {
   if (Number.isInteger(n)) return formatInt(n);
-  return Math.abs(n) < 1 ? n.toFixed(3) : n.toFixed(1);
+  return Math.abs(n) < 1 ? n.toFixed(3) : ONE_DECIMAL.format(n);
+}
+
+/** The field's optimum play (every tile revealed, propagation first), as the analysis document gives it. */
+function optimumText(doc: unknown): string {
+  const o = doc && typeof doc === "object" ? (doc as { optimum?: Record<string, unknown> }).optimum : undefined;
+  if (!o) return "";
+  if (o.status !== "ready" || typeof o.share !== "number") return " The field's optimum play is being computed.";
+  const n = (k: string) => (typeof o[k] === "number" ? formatInt(o[k] as number) : "?");
+  return ` Optimum play of the field's ${n("tiles")} tiles: ${(o.share * 100).toFixed(1)} % of ${n("cells")} cells forced (${n("forced")} forced, ${n("guesses")} guesses).`;
+}
+
+/** "At revision 1,204." when the document says which revision it describes. */
+function revisionText(doc: unknown): string {
+  const rev = doc && typeof doc === "object" ? (doc as { revision?: unknown }).revision : undefined;
+  return typeof rev === "number" ? `At revision ${formatInt(rev)}. ` : "";
 }
 
 function sortValue(v: Cell): string | number | null {
@@ -103,7 +121,8 @@ export class AnalysisPanel {
       this.note.textContent = "No analysis yet: it appears once machines have played.";
       return;
     }
-    this.note.textContent = note || "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals.";
+    // The revision says how fresh the figures are: the leaderboard moves with every event, the analysis every 20 s.
+    this.note.textContent = `${revisionText(doc)}${note || "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals."}${optimumText(doc)}`;
     for (const [name, rows] of groups) {
       const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
       const columns: Array<Column<Row>> = keys.map((k) => ({

@@ -16,8 +16,8 @@ const COLUMNS: Array<Column<LeaderboardRow>> = [
   { key: "tiles", label: "Tiles", value: (r) => r.tiles, numeric: true, title: "tiles solved" },
   { key: "cells", label: "Cells", value: (r) => r.cells, render: (r) => formatInt(r.cells), numeric: true, title: "cells committed and accepted" },
   { key: "forced_share", label: "Forced", value: (r) => r.forced_share, render: (r) => `${(r.forced_share * 100).toFixed(1)} %`, numeric: true, title: "share of accepted cells that propagation forced" },
-  { key: "guesses", label: "Guesses", value: (r) => r.guesses, numeric: true },
-  { key: "wrong", label: "Wrong", value: (r) => r.wrong, numeric: true },
+  { key: "guesses", label: "Guesses", value: (r) => r.guesses, numeric: true, title: "accepted cells that propagation did not force (the referee's class, not the agent's own count of guesses)" },
+  { key: "wrong", label: "Wrong", value: (r) => r.wrong, numeric: true, title: "cells rejected as wrong" },
   { key: "retractions", label: "Retr.", value: (r) => r.retractions, numeric: true, title: "retractions" },
   {
     key: "health",

@@ -16,6 +16,8 @@ export class LogPanel {
   private readonly list: HTMLOListElement;
   private readonly announce: HTMLInputElement;
   nameOf: (machine: string) => string = (m) => m;
+  /** Whether the list follows the newest line: true until the reader scrolls up, again once back at the bottom. */
+  private following = true;
 
   constructor() {
     this.list = el("ol", { class: "log-list", role: "log", "aria-live": "off", "aria-label": "Intents and events, newest last", tabindex: 0 });
@@ -27,6 +29,15 @@ export class LogPanel {
       el("header", { class: "panel-head" }, el("h2", { id: "log-title", text: "Log" }), el("label", { class: "toggle" }, this.announce, " announce")),
       this.list,
     );
+    // A hidden list has no height: only a visible one says whether the reader left the bottom.
+    this.list.addEventListener("scroll", () => {
+      if (this.list.clientHeight > 0) this.following = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+    });
+  }
+
+  /** The panel is shown again: back to the newest line if the reader was following it. */
+  shown(): void {
+    if (this.following) this.list.scrollTop = this.list.scrollHeight;
   }
 
   clear(): void {
@@ -36,12 +47,11 @@ export class LogPanel {
   /** Appends the events' lines (in order), trimming the oldest. */
   add(events: readonly PublicEvent[]): void {
     if (!events.length) return;
-    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     const fragment = document.createDocumentFragment();
     for (const e of events.slice(-MAX_ROWS)) fragment.appendChild(this.row(e));
     this.list.appendChild(fragment);
     while (this.list.childElementCount > MAX_ROWS) this.list.firstElementChild?.remove();
-    if (atBottom) this.list.scrollTop = this.list.scrollHeight;
+    if (this.following) this.list.scrollTop = this.list.scrollHeight;
   }
 
   /** Older events shown above the current ones (the backfill when the page opens). */

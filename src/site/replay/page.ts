@@ -30,7 +30,7 @@ export async function startReplay(dayParam: string): Promise<void> {
   const log = new LogPanel();
   const board = new LeaderboardPanel("Leaderboard at the scrubbed revision");
   const lists = new ListsPanel(null);
-  shell.addTab("log", "Log", log.root);
+  shell.addTab("log", "Log", log.root, () => log.shown());
   shell.addTab("leaderboard", "Leaderboard", board.root);
   shell.addTab("fields", "Fields & days", lists.root);
   pageHandle().view = shell.view;
@@ -133,6 +133,9 @@ class ReplayPlayer {
     fogToggle.addEventListener("change", () => this.setFog(!fogToggle.checked));
     this.label = el("span", { class: "mono" });
     this.verdict = el("div", { class: "verify pending", role: "status", text: "Verifying the archive…" });
+    // On a phone the verdict is one line; a tap shows all of it.
+    this.verdict.addEventListener("click", () => this.verdict.classList.toggle("expanded"));
+    document.body.dataset.page = "replay";
     const step = (d: number): HTMLButtonElement => {
       const b = el("button", { type: "button", class: "btn icon", "aria-label": d < 0 ? "Back one event" : "Forward one event", text: d < 0 ? "‹" : "›" });
       b.addEventListener("click", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { colourMachines, MACHINE_COLOURS, machineColour, machineSlot } from "../../../src/site/palette";
+import { colourFamily, colourMachines, MACHINE_COLOURS, machineColour, machineSlot } from "../../../src/site/palette";
 
 /** Machine ids as the identity service forms them: `m-` and 16 hex digits. */
 function machineIds(count: number, from = 0): string[] {
@@ -23,12 +23,26 @@ describe("site: machine colours", () => {
     expect(new Set(usual.slice(0, MACHINE_COLOURS.length)).size).toBeLessThan(MACHINE_COLOURS.length);
     colourMachines(field);
     expect(new Set(field.map(machineColour)).size).toBe(MACHINE_COLOURS.length);
-    // A machine keeps its usual colour unless a machine that joined before it holds that one.
+    // A machine keeps its usual colour unless a machine that joined before it holds that one or
+    // one that looks like it (while some family of hues is still free).
     const held = new Set<number>();
     field.forEach((id, i) => {
-      if (!held.has(usual[i])) expect(machineSlot(id)).toBe(usual[i]);
+      const families = new Set([...held].map(colourFamily));
+      const familyFree = !families.has(colourFamily(usual[i]));
+      if (familyFree) expect(machineSlot(id)).toBe(usual[i]);
+      if (families.size < 6) expect(families.has(colourFamily(machineSlot(id)))).toBe(false);
       held.add(machineSlot(id));
     });
+  });
+
+  it("never gives a field's first six machines look-alike hues, whatever their ids", () => {
+    const families = new Set(Array.from({ length: MACHINE_COLOURS.length }, (_, slot) => colourFamily(slot)));
+    expect(families.size).toBe(6);
+    for (let from = 0; from < 400; from += 6) {
+      const ids = machineIds(6, from);
+      colourMachines(ids);
+      expect(new Set(ids.map((id) => colourFamily(machineSlot(id)))).size, ids.join(" ")).toBe(6);
+    }
   });
 
   it("colours a field the same on every page that lists its machines in join order, and a late joiner takes a free colour", () => {
