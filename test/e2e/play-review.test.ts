@@ -333,4 +333,9 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   const seam = next.cellIds.filter((c) => seedCells.has(c) && !nextGivens.has(c)).sort((a, b) => a - b);
   expect(seam.length).toBeGreaterThan(0);
   expect(opened.seam).toEqual(seam.map((c) => [c, field.solution[c]]));
+
+  // A join that leaves the model unknown is told how to be told apart in the analysis; one that names it is not.
+  expect(readModelText((await call("join", { model: "review", session: "2" })).text).summary).not.toMatch(/unknown/);
+  const anonymous = readModelText((await call("join", { session: "3" })).text).summary;
+  expect(anonymous).toMatch(/The analysis lists you under model "unknown": pass model on join/);
 }

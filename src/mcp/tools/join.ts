@@ -54,7 +54,10 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
             typeof a.seed_tile === "number"
               ? `seed tile ${a.seed_tile}. Reveal it, then commit its cells.`
               : "no seed tile: every tile is solved. Watch list_games for growth or a new field.";
-          return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}`;
+          // The analysis groups by model and harness: say so when the call left either unknown.
+          const unknown = [harness.source === "unknown" ? "harness" : "", args.model === undefined ? "model" : ""].filter(Boolean);
+          const credit = unknown.length && a.changed !== false ? ` The analysis lists you under ${unknown.join(" and ")} "unknown": pass ${unknown.join(" and ")} on join to be told apart.` : "";
+          return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${credit}`;
         });
       });
     },

@@ -91,6 +91,7 @@ class LiveView {
   timings: Record<string, number> = {};
   private readonly refreshPanels = throttle(() => this.renderPanels(), 250);
   private readonly refreshStatus = throttle(() => this.renderStatus(), 2000);
+  private head: { hash: string; rev: number } | null = null;
   private readonly refreshOverlays = throttle(() => this.renderOverlays(), 500);
 
   constructor(
@@ -169,7 +170,7 @@ class LiveView {
     this.frontier.forget();
     this.timings = { parse: t1 - t0, scene: t2 - t1, ...prefixed("scene.", parts), upload: t3 - t2, frame: t4 - t3, model: performance.now() - t4 };
     this.shell.setTitle(this.gameId, `G=${model.G}${model.fog ? " · fog" : ""}`);
-    this.shell.setHead(model.head);
+    this.head = model.head;
     this.renderPanels();
     this.renderStatus();
     // The overlays need neighbour lists: after the first paint, not before it.
@@ -194,7 +195,7 @@ class LiveView {
     const model = this.model;
     if (!model || !message || typeof message !== "object") return;
     if (message.type === "hello") {
-      this.shell.setHead(message.log_head.rev >= model.revision ? message.log_head : model.head);
+      this.showHead(message.log_head.rev >= model.revision ? message.log_head : model.head);
       return;
     }
     const before = model.revision;
@@ -205,7 +206,7 @@ class LiveView {
       return;
     }
     if (message.type !== "events" || result.applied === 0) {
-      if (result.logHead) this.shell.setHead(result.logHead);
+      if (result.logHead) this.showHead(result.logHead);
       return;
     }
     if (geometry.length) this.frontier.forget();
@@ -223,7 +224,7 @@ class LiveView {
       if (box) this.shell.view.follow(box);
     }
     this.log.add(applied);
-    this.shell.setHead(result.logHead && result.logHead.rev >= model.revision ? result.logHead : model.head);
+    this.showHead(result.logHead && result.logHead.rev >= model.revision ? result.logHead : model.head);
     this.shell.view.sceneChanged();
     this.refreshPanels();
     this.refreshStatus();
@@ -279,9 +280,16 @@ class LiveView {
     this.shell.view.invalidate();
   }
 
+  /** The log head goes up with the status line (throttled alike), so the header never shows two revisions. */
+  private showHead(head: { hash: string; rev: number }): void {
+    this.head = head;
+    this.refreshStatus();
+  }
+
   private renderStatus(): void {
     const model = this.model;
     if (!model) return;
+    if (this.head) this.shell.setHead(this.head.rev >= model.revision ? this.head : model.head);
     const state = model.status === "playing" ? (this.connected ? "Live" : "Connecting") : model.status === "solved" ? "Solved" : "Closed";
     const agents = model.agents.length;
     // The live dot is for a field still being played; a closed day points to its replay.
