@@ -1,17 +1,22 @@
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import type { Env } from "../env";
-import { checkJoinProof, displayName, machineFromBearer } from "../identity/api";
+import { checkJoinProof, displayName, machineFromBearer, proofSpent } from "../identity/api";
+import { SPENT_PROOF_MESSAGE } from "../identity/messages";
+import { gameExists } from "../game/registry";
 import { identityDocument, identityHtml } from "../identity/docs";
 import { MACHINE_ID_RE } from "../identity/keys";
 import { keyAuthSchema, keyNameSchema, proofCheckSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
 import { identityStub } from "../identity/stub";
+import { hostGuard } from "./middleware/origin-host";
 
 type Ctx = Context<{ Bindings: Env }>;
 
 /** Identity routes (SPEC §8): key requests under /api/keys and the /identity documents. */
 export function identityRoutes(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
+  // Key requests are signed over the Host: one signed for another server's name is not taken here.
+  app.use("/api/keys/*", hostGuard((message) => Response.json({ error: { code: "wrong_host", message } }, { status: 403 })));
 
   app.post("/api/keys/auth", async (c) => {
     const body = await readJson(c, keyAuthSchema);
@@ -36,7 +41,10 @@ export function identityRoutes(): Hono<{ Bindings: Env }> {
     const v = body.value;
     const r = await checkJoinProof({ gameId: v.game_id, machineId: v.machine_id, publicKey: v.public_key, proof: v.proof, session: v.session });
     if (!r.ok) return c.json({ error: { code: r.code, message: r.message } }, r.code === "bad_input" ? 400 : 401);
-    return c.json({ ok: true, machine_id: r.machineId, minute: r.minute, signed: r.message, note: "verified, not spent: join with it within the minute" });
+    // The check a join would make next: a spent proof is refused there, so it is refused here too.
+    if (await proofSpent(c.env, r.machineId, r.message)) return c.json({ error: { code: "proof", message: SPENT_PROOF_MESSAGE } }, 409);
+    const game = (await gameExists(c.env, v.game_id)) ? "" : ` (no game ${v.game_id} exists on this server yet: a join would answer missing; see list_games)`;
+    return c.json({ ok: true, machine_id: r.machineId, minute: r.minute, signed: r.message, note: `verified, not spent: join with it during minute ${r.minute} or the next${game}` });
   });
 
   app.get("/api/keys/whoami", async (c) => {

@@ -72,6 +72,11 @@ export async function verifyJoinProof(
   return { ok: true, machineId: checked.machineId };
 }
 
+/** Whether a verified proof was already spent (for `POST /api/keys/proof-check`; spends nothing). */
+export async function proofSpent(env: Env, machineId: string, signed: string, nowMs = Date.now()): Promise<boolean> {
+  return identityStub(env, machineId).proofSpent(await sha256Hex(signed), nowMs);
+}
+
 /**
  * The pure half of a proof join: validates the inputs and the signature without touching storage.
  * Exposed for `POST /api/keys/proof-check`, which lets a client test its proof without spending it.

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 
 /**
@@ -138,6 +139,12 @@ export class IdentityObject extends DurableObject<Env> {
     return this.spend(args.machineId, args.publicKey, args.proofDigest, "join", args.expiresAtMs, args.nowMs);
   }
 
+  /** Whether a join proof was already spent (a read: creates nothing, spends nothing). */
+  proofSpent(proofDigest: string, nowMs: number): boolean {
+    if (!this.hasSchema) return false;
+    return this.sql.exec("SELECT 1 FROM used_signatures WHERE digest = ? AND kind = 'join' AND expires_at >= ?", proofDigest, nowMs).toArray().length > 0;
+  }
+
   /** Sets the display name from a signed request; requests older than the last applied one are refused. */
   setName(args: { machineId: string; publicKey: string; name: string; ts: number; requestDigest: string; expiresAtMs: number; nowMs: number }):
     | SpendResult
@@ -175,7 +182,7 @@ export class IdentityObject extends DurableObject<Env> {
     this.sql.exec("DELETE FROM used_signatures WHERE expires_at < ?", nowMs);
     const seen = this.sql.exec("SELECT 1 FROM used_signatures WHERE digest = ?", digest).toArray().length > 0;
     if (seen) {
-      const what = kind === "join" ? "replayed proof: this join proof was already used; sign a new one (a proof for the same game, key, minute and session is always the same, so sign for the next minute or use another session)" : "replayed request: this signed request was already used; sign a fresh one (a new ts)";
+      const what = kind === "join" ? SPENT_PROOF_MESSAGE : "replayed request: this signed request was already used; sign a fresh one (a new ts)";
       return { ok: false, code: "replayed", message: what };
     }
     this.sql.exec("INSERT INTO used_signatures (digest, kind, expires_at) VALUES (?, ?, ?)", digest, kind, expiresAtMs);

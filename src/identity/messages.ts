@@ -17,3 +17,7 @@ export function joinMessage(gameId: string, publicKeyRawBase64: string, unixMinu
 
 /** Seconds a signed key request stays valid either side of the server's clock. */
 export const TS_WINDOW_SECONDS = 300;
+
+/** The refusal of a join proof already spent: the join and the proof check word it alike. */
+export const SPENT_PROOF_MESSAGE =
+  "replayed proof: this join proof was already used; sign a new one (a proof for the same game, key, minute and session is always the same, so sign for the next minute or use another session)";

@@ -70,6 +70,20 @@ function expectProofChecked(run: RecipeRun, machineId: string): void {
 }
 
 describe("/identity.md recipes run against the server", () => {
+  it("keeps the token you had when minting is refused, and says why instead of claiming success", () => {
+    for (const heading of ["With Node", "With OpenSSL", "With Python"]) {
+      const home = mkdtempSync(join(tmpdir(), "mosaic-identity-doc-"));
+      scratch.push(home);
+      const [makeKey, mint] = shellBlocks(heading);
+      // A careless MOSAIC_HOST without its port: the server names the host it expects.
+      const script = [...shellBlocks("Server"), makeKey, 'MOSAIC_HOST="${MOSAIC_HOST%%:*}"', "export MOSAIC_TOKEN=previous", mint, 'printf "\\nRESULT-TOKEN %s\\n" "$MOSAIC_TOKEN"'].join("\n");
+      const r = spawnSync("bash", ["-c", script], { cwd: home, env: { ...process.env, HOME: home }, encoding: "utf8", timeout: 60_000 });
+      expect(r.stdout, heading).not.toContain("minted a token");
+      expect(/RESULT-TOKEN (\S+)/.exec(r.stdout)?.[1], heading).toBe("previous");
+      expect(`${r.stdout}${r.stderr}`, heading).toMatch(/wrong host/);
+    }
+  });
+
   it("documents the request's own host in every command", () => {
     const host = new URL(base).host;
     expect(shellBlocks("Server")[0]).toContain(`export MOSAIC=${base} MOSAIC_HOST=${host}`);

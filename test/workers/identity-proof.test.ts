@@ -107,4 +107,18 @@ describe("POST /api/keys/proof-check", () => {
     }
     expect(await verifyJoinProof(env, { gameId: "g-7", machineId: m.machineId, publicKey: m.publicKey, proof: body.proof, session: "1" })).toMatchObject({ ok: true });
   });
+
+  it("says a spent proof is spent, as the join would, and that a game which does not exist would be missing", async () => {
+    const m = await machine();
+    const body = { game_id: "g-8", machine_id: m.machineId, public_key: m.publicKey, proof: await proof(m, "g-8", "1") };
+    const fresh = await post("/api/keys/proof-check", body);
+    expect(fresh.status).toBe(200);
+    // No field g-8 exists: the proof verifies, and the note says the join would still answer missing.
+    expect((fresh.body as { note?: string }).note).toMatch(/^verified, not spent: join with it during minute \d+ or the next \(no game g-8 exists on this server yet/);
+    expect(await verifyJoinProof(env, { gameId: "g-8", machineId: m.machineId, publicKey: m.publicKey, proof: body.proof, session: "1" })).toMatchObject({ ok: true });
+    const spent = await post("/api/keys/proof-check", body);
+    expect(spent.status).toBe(409);
+    expect(spent.body.error).toMatchObject({ code: "proof" });
+    expect(spent.body.error?.message).toMatch(/^replayed proof: this join proof was already used/);
+  });
 });

@@ -81,6 +81,26 @@ describe("POST /api/keys/auth", () => {
     expect(declared.body.error?.message).toContain("you signed for 'elsewhere.example'");
   });
 
+  it("refuses a signature made for another server replayed here under that server's name (a loopback client, a foreign Host)", async () => {
+    const m = await machine();
+    const foreign = "evil.example";
+    const body = await authBody(m, { host: foreign });
+    const replayed = await exports.default.fetch(`http://${foreign}/api/keys/auth`, {
+      method: "POST",
+      headers: { host: foreign, "content-type": "application/json", "CF-Connecting-IP": "127.0.0.1" },
+      body: JSON.stringify(body),
+    });
+    expect(replayed.status).toBe(403);
+    const refused = (await replayed.json()) as { error: { code: string; message: string } };
+    expect(refused.error.code).toBe("wrong_host");
+    expect(refused.error.message).toContain(`host ${foreign} is not served here`);
+    // Nothing was minted: the machine has no key on record.
+    const described = await exports.default.fetch(`http://${HOST}/api/keys/${m.machineId}`);
+    expect(described.status).toBe(404);
+    // The same request from a loopback client under this server's own name is served.
+    expect((await post("/api/keys/auth", await authBody(m))).status).toBe(200);
+  });
+
   it("refuses a signed request used twice", async () => {
     const m = await machine();
     const body = await authBody(m);

@@ -66,6 +66,19 @@ export const originHostGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * The Host check alone, for routes whose requests are signed over their Host (SPEC §8): a
+ * signature made for another server must not be replayed here under that server's name.
+ */
+export function hostGuard(refuse: (message: string) => Response): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!isHostAllowed(c.req.raw, parseAllowedOrigins(c.env.ALLOWED_ORIGINS))) {
+      return refuse(`host ${new URL(c.req.url).host} is not served here: sign for the host you reach this server by (add it to ALLOWED_ORIGINS if it is this server's)`);
+    }
+    await next();
+  };
+}
+
 function hostnameOfOrigin(entry: string): string | undefined {
   if (!entry.includes("://")) return entry;
   try {
