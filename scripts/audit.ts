@@ -97,7 +97,13 @@ function readJson(file: string, flag: string): unknown {
 /** The archive's bytes from a file or over HTTP(S) (fetch undoes a Content-Encoding: gzip itself). */
 async function fetchBytes(source: string): Promise<Uint8Array> {
   if (/^https?:\/\//i.test(source)) {
-    const res = await fetch(source);
+    let res: Response;
+    try {
+      res = await fetch(source);
+    } catch (err) {
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+      throw new ArchiveFormatError(`GET ${source}: ${cause}`);
+    }
     if (!res.ok) throw new ArchiveFormatError(`GET ${source}: HTTP ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
   }
@@ -236,8 +242,11 @@ async function regenerateInWorkers(archive: AuditedArchive, threads: number, mai
       finish(current.ring, mismatch);
     }
   });
+  // A worker that cannot run says nothing about the archive: the audit stops as a setup problem (exit 2).
   await Promise.all([...workers, main]).catch((err: unknown) => {
-    results.set(-1, { message: `a regeneration worker failed: ${err instanceof Error ? err.message : String(err)}` });
+    throw new SetupError(
+      `the regeneration's worker threads could not run (${err instanceof Error ? err.message : String(err)}); run the auditor through \`npm run audit\`, or with --threads 0`,
+    );
   });
   setProgress("regeneration", null);
   const failed = [...results.entries()].filter(([, m]) => m).sort((a, b) => a[0] - b[0])[0];
@@ -271,9 +280,12 @@ async function main(): Promise<number> {
     archive = await readBytes(await fetchBytes(args.source));
   } catch (err) {
     if (!(err instanceof ArchiveFormatError)) throw err;
-    process.stderr.write(`audit: ${err.message}\n`);
+    // Unreadable (no file, no answer): 2. Read but not a well-formed archive (truncated, malformed): a failed check, 1.
+    const unreadable = err.message.startsWith("cannot read") || err.message.startsWith("GET");
     if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, error: err.message })}\n`);
-    return err.message.includes("cannot read") || err.message.startsWith("GET") ? 2 : 1;
+    else if (unreadable) process.stderr.write(`audit: ${err.message}\n`);
+    else process.stdout.write(`FAIL: reading: ${err.message}\n`);
+    return unreadable ? 2 : 1;
   }
   const readMs = Date.now() - t0;
   const grows = growEvents(archive.events).length;
@@ -309,7 +321,9 @@ async function main(): Promise<number> {
     const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
     process.stdout.write(`${JSON.stringify({ ...report, read_ms: readMs, total_ms: totalMs, cpu_ms: cpuMs, max_rss_mb: maxRssMb })}\n`);
   } else if (report.ok) {
-    process.stdout.write(`PASS: ${report.checks.length} checks hold (${(totalMs / 1000).toFixed(1)} s, peak memory ${maxRssMb} MB)\n`);
+    const skipped = CHECKS.filter((c) => !report.checks.some((r) => r.check === c));
+    const notRun = skipped.length ? `; not run: ${skipped.join(", ")}` : "";
+    process.stdout.write(`PASS: ${report.checks.length} checks hold${notRun} (${(totalMs / 1000).toFixed(1)} s, peak memory ${maxRssMb} MB)\n`);
   } else {
     const f = report.first!;
     const where = [f.tile !== undefined ? `tile ${f.tile}` : "", f.rev !== undefined ? `event ${f.rev}` : "", f.field ? `field ${f.field}` : ""].filter(Boolean).join(", ");
@@ -318,10 +332,13 @@ async function main(): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
+/** The auditor could not do its work (not a verdict on the archive): exit 2 with the message alone. */
+class SetupError extends Error {}
+
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`audit: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(`audit: ${err instanceof SetupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(2);
   },
 );

@@ -25,12 +25,12 @@ import { applyLogged, type LoggedInput } from "../../referee/logged-input";
 import type { RefereeEvent } from "../../referee/types";
 import { archiveHealth, archiveScores, type ArchiveEvent } from "../archive/format";
 import type { AuditedArchive } from "./event-log";
-import { archiveField } from "./archive-field";
+import { consistentArchiveField } from "./archive-field";
 import { mismatch, shown, type Progress } from "./mismatch";
 import { counted } from "../../text/wording";
 
 export async function checkReplay(archive: AuditedArchive, progress?: Progress): Promise<string> {
-  const { field, initialTiles } = archiveField(archive);
+  const { field, initialTiles } = consistentArchiveField(archive);
   const referee = new Referee({
     gameId: archive.game_id,
     seed: archive.day_seed,
@@ -148,7 +148,9 @@ function compareEvent(archived: ArchiveEvent, replayed: RefereeEvent): void {
     const x = safeCanonical(stored[key]);
     const y = safeCanonical((replayed as Record<string, unknown>)[key]);
     if (x !== y) {
-      throw mismatch(`event ${rev} (${archived.type}): ${key} differs from the replay: archive ${shown(stored[key])}, replay ${shown((replayed as Record<string, unknown>)[key])}`, { rev, field: key });
+      // Down to the first differing leaf, both sides in canonical key order, so the difference is in view.
+      const d = firstDifference(stored[key], (replayed as Record<string, unknown>)[key], key);
+      throw mismatch(`event ${rev} (${archived.type}): ${d.path} differs from the replay: archive ${shownCanonical(d.archived)}, replay ${shownCanonical(d.replayed)}`, { rev, field: key });
     }
   }
   throw mismatch(`event ${rev} (${archived.type}) differs from the replay`, { rev, field: "event" });
@@ -177,6 +179,30 @@ export function sameJson(a: unknown, b: unknown): boolean {
   }
   for (const key in y) if (y[key] !== undefined) n--;
   return n === 0;
+}
+
+/** The first place (`accepted[3].rule`) where two JSON values differ, and the two values there. */
+export function firstDifference(archived: unknown, replayed: unknown, path: string): { path: string; archived: unknown; replayed: unknown } {
+  if (Array.isArray(archived) && Array.isArray(replayed)) {
+    for (let i = 0; i < Math.min(archived.length, replayed.length); i++) {
+      if (safeCanonical(archived[i]) !== safeCanonical(replayed[i])) return firstDifference(archived[i], replayed[i], `${path}[${i}]`);
+    }
+    if (archived.length !== replayed.length) return { path: `${path}.length`, archived: archived.length, replayed: replayed.length };
+  } else if (isPlainObject(archived) && isPlainObject(replayed)) {
+    for (const k of [...new Set([...Object.keys(archived), ...Object.keys(replayed)])].sort()) {
+      if (safeCanonical(archived[k]) !== safeCanonical(replayed[k])) return firstDifference(archived[k], replayed[k], `${path}.${k}`);
+    }
+  }
+  return { path, archived, replayed };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function shownCanonical(v: unknown, max = 160): string {
+  const text = v === undefined ? "(absent)" : safeCanonical(v);
+  return text.length <= max ? text : `${text.slice(0, max - 20)}…${text.slice(-15)}`;
 }
 
 function safeCanonical(v: unknown): string {

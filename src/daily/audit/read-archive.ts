@@ -56,6 +56,12 @@ export function parseArchiveText(text: string): AuditedArchive {
   } catch (err) {
     throw new ArchiveFormatError(`the archive is not JSON (truncated?): ${err instanceof Error ? err.message : String(err)}`);
   }
+  const repeated = repeatedMemberName(text);
+  if (repeated) {
+    const event = eventAt(spans, repeated.offset);
+    const where = event === null ? `at offset ${repeated.offset}` : `in events[${event}]`;
+    throw new ArchiveFormatError(`the archive is malformed: the member name ${JSON.stringify(repeated.name)} appears twice in one object ${where} (readers disagree on which value counts)`);
+  }
   const doc: Record<string, unknown> = {};
   for (const [key, [start, end]] of members) {
     if (key === "events") continue;
@@ -258,6 +264,70 @@ function scanDocument(text: string): { members: Map<string, [number, number]>; s
   ws();
   if (pos < n) throw new Error(`text after the document at offset ${pos}`);
   return { members, spans: Float64Array.from(spans) };
+}
+
+/**
+ * The first member name that appears twice in one object, and where. JSON.parse keeps the last of
+ * two equal names, other readers the first: such a file says two things, and the hash chain covers
+ * only what one reader sees. One pass over the text, a reused list of names per nesting level.
+ */
+export function repeatedMemberName(text: string): { name: string; offset: number } | null {
+  const names: string[][] = [];
+  const isObject: boolean[] = [];
+  let depth = -1;
+  let expectName = false;
+  const n = text.length;
+  for (let pos = 0; pos < n; ) {
+    const c = text.charCodeAt(pos);
+    if (c === QUOTE) {
+      // The closing quote is the next one not escaped (an even run of backslashes before it);
+      // indexOf skips long strings (solutions, hashes) far faster than a loop over their characters.
+      const start = pos;
+      let end = start;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return null; // unterminated: the structural scan reports it
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      pos = end + 1;
+      if (expectName) {
+        const raw = text.slice(start + 1, end);
+        const name = raw.includes("\\") ? (JSON.parse(text.slice(start, pos)) as string) : raw;
+        const seen = names[depth];
+        if (seen.includes(name)) return { name, offset: start };
+        seen.push(name);
+        expectName = false;
+      }
+      continue;
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      isObject[depth] = c === OPEN_BRACE;
+      if (names[depth] === undefined) names[depth] = [];
+      names[depth].length = 0;
+      expectName = c === OPEN_BRACE;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+      expectName = false;
+    } else if (c === COMMA) expectName = depth >= 0 && isObject[depth];
+    pos++;
+  }
+  return null;
+}
+
+/** The index of the event whose text holds `offset`, or null outside the events. */
+function eventAt(spans: Float64Array, offset: number): number | null {
+  let lo = 0;
+  let hi = spans.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offset < spans[2 * mid]) hi = mid - 1;
+    else if (offset >= spans[2 * mid + 1]) lo = mid + 1;
+    else return mid;
+  }
+  return null;
 }
 
 /** The archive with its events as a plain array (tests, small archives, a page that wants them all). */

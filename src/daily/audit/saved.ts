@@ -19,6 +19,10 @@ export interface SavedManifest {
   tiles_total?: number;
   rings?: number;
   params?: Record<string, unknown>;
+  /** The rules as published before play (the manifest keeps them beside `params`; the archive inside). */
+  rules?: Record<string, unknown>;
+  day?: string;
+  game_id?: string;
 }
 
 export interface SavedInputs {
@@ -58,6 +62,10 @@ export function parseManifest(doc: unknown): SavedManifest {
   const rings = m.rings ?? m.grown;
   if (typeof rings === "number") out.rings = rings;
   if (isRecord(m.params)) out.params = m.params;
+  const rules = isRecord(m.rules) ? m.rules : isRecord(m.params) && isRecord(m.params.rules) ? m.params.rules : undefined;
+  if (rules) out.rules = rules;
+  if (typeof m.day === "string") out.day = m.day;
+  if (typeof m.game_id === "string") out.game_id = m.game_id;
   return out;
 }
 

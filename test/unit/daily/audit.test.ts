@@ -110,6 +110,10 @@ describe("the auditor on a real day", () => {
         tiles_total: archive.tiles.length,
         rings: 1,
         params: { kind: "field", chunks: 2, chunk_g: 40, G: 200, grow: true },
+        // As served: the rules beside params, the field's id and day.
+        rules: { ...archive.params.rules },
+        game_id: archive.game_id,
+        day: archive.day,
       }),
       hashes: parseHashes({ hashes: archive.tiles.map((t) => ({ id: t.id, hash: t.hash })) }),
     };
@@ -146,7 +150,7 @@ describe("tampering is found and named", () => {
     expect(await firstMismatch(a, { hashes: live }, ["hashes"])).toMatchObject({ check: "hashes", tile: 3, field: "hash" });
   }, 300_000);
 
-  it("a flipped solution bit on a cell two tiles share, re-signed: the regeneration names both tiles and the cell", async () => {
+  it("a flipped solution bit on a cell two tiles share, re-signed: the regeneration names the changed tile and the cell; the replay alone names both", async () => {
     const a = copy(archive);
     const cellsOf = archive.tiles.map((t) => tileCells(t, archive.G));
     const owners = new Map<number, number[]>();
@@ -156,9 +160,20 @@ describe("tampering is found and named", () => {
     const k = cellsOf[second].indexOf(cell);
     t.solution = t.solution.slice(0, k) + (t.solution[k] === "0" ? "1" : "0") + t.solution.slice(k + 1);
     await resign(a, second);
+    // The regeneration holds each tile against the true field: the changed one, not its neighbour, is named.
     const f = await firstMismatch(a, {}, ["regeneration"]);
-    expect(f).toMatchObject({ check: "regeneration", field: "solution" });
-    expect(f.message).toContain(`tiles ${first} and ${second} give shared cell ${cell} different values`);
+    expect(f).toMatchObject({ check: "regeneration", tile: second, field: "solution" });
+    expect(f.message).toContain(`tile ${second}: solution differs from the regenerated field at its cell ${cell}`);
+    // The same with the lower-numbered tile changed instead.
+    const b = copy(archive);
+    const k0 = cellsOf[first].indexOf(cell);
+    b.tiles[first].solution = b.tiles[first].solution.slice(0, k0) + (b.tiles[first].solution[k0] === "0" ? "1" : "0") + b.tiles[first].solution.slice(k0 + 1);
+    await resign(b, first);
+    expect(await firstMismatch(b, {}, ["regeneration"])).toMatchObject({ check: "regeneration", tile: first, field: "solution" });
+    // Without the regeneration, the archive alone cannot tell which: the replay names both.
+    const r = await firstMismatch(a, {}, ["replay"]);
+    expect(r).toMatchObject({ check: "replay", field: "solution" });
+    expect(r.message).toContain(`tiles ${first} and ${second} give shared cell ${cell} different values`);
   }, 300_000);
 
   it("a changed given: the hash, and (re-signed) the regeneration, name the tile", async () => {
@@ -212,7 +227,9 @@ describe("tampering is found and named", () => {
     await rechain(a, e.rev - 1);
     const f = await firstMismatch(a);
     expect(f).toMatchObject({ check: "replay", rev: e.rev, field: "accepted" });
-    expect(f.message).toContain(`event ${e.rev} (commit): accepted differs from the replay`);
+    // The message goes down to the edited entry: which cell, which key, both values in view.
+    const index = (e.accepted as Array<Record<string, unknown>>).indexOf(cell);
+    expect(f.message).toContain(`event ${e.rev} (commit): accepted[${index}].class differs from the replay: archive "forced", replay "guess"`);
     // A head noted after that revision exposes the rewrite in the chain itself.
     const noted = archive.events[e.rev + 3];
     const g = await firstMismatch(a, { heads: [parseHead(`${noted.hash}@${noted.rev}`)] }, ["chain"]);
@@ -280,6 +297,39 @@ describe("tampering is found and named", () => {
     const bytes = utf8(td.text);
     await expect(readArchive(bytes.slice(0, Math.floor(bytes.length * 0.7)))).rejects.toThrow(ArchiveFormatError);
     await expect(readArchive((await gzip(bytes)).slice(0, 5000))).rejects.toThrow(/gzip|JSON/);
+  });
+
+  it("a day relabelled, or rules, day or id unlike the manifest published before play", async () => {
+    const relabelled = copy(archive);
+    relabelled.day = "2031-01-09";
+    if (archive.game_id.startsWith("day-")) expect(await firstMismatch(relabelled, {}, ["commitments"])).toMatchObject({ check: "commitments", field: "day" });
+    const manifest = (over: Record<string, unknown>) =>
+      parseManifest({ seed_commit: archive.seed_commit, hash_key_commit: archive.hash_key_commit, rules: { ...archive.params.rules }, game_id: archive.game_id, day: archive.day, ...over });
+    // Fog changes no verdict, so no replay can see it: only the manifest published before play does.
+    const unfogged = copy(archive);
+    unfogged.params = { ...unfogged.params, rules: { ...unfogged.params.rules, fog: !archive.params.rules.fog } };
+    const f = await firstMismatch(unfogged, { manifest: manifest({}) }, ["commitments"]);
+    expect(f).toMatchObject({ check: "commitments", field: "params.rules" });
+    expect(f.message).toContain(`"fog":${String(!archive.params.rules.fog)}`);
+    expect(await firstMismatch(archive, { manifest: manifest({ day: "2031-01-09" }) }, ["commitments"])).toMatchObject({ field: "day" });
+    expect(await firstMismatch(archive, { manifest: manifest({ game_id: "day-2031-01-09" }) }, ["commitments"])).toMatchObject({ field: "game_id" });
+    expect((await audit(archive, { manifest: manifest({}) }, ["commitments"])).ok).toBe(true);
+  });
+
+  it("a member name written twice in one object, which JSON readers resolve differently", async () => {
+    const event = archive.events.find((e) => e.type === "reveal" && typeof e.intent === "string")!;
+    const index = archive.events.indexOf(event);
+    const line = canonicalJson(event);
+    expect(td.text).toContain(line);
+    const forged = td.text.replace(line, line.replace('"intent":', '"intent":"FAKE: a lucky guess","intent":'));
+    // JSON.parse keeps the last: the chain and the replay see the honest intent, a first-wins reader the fake one.
+    await expect(readArchive(utf8(forged))).rejects.toThrow(`the member name "intent" appears twice in one object in events[${index}]`);
+    const tileLine = JSON.stringify(archive.tiles[7]);
+    expect(td.text).toContain(tileLine);
+    const twoSolutions = td.text.replace(tileLine, tileLine.replace('"solution":', `"solution":"${"1".repeat(archive.tiles[7].cells)}","solution":`));
+    await expect(readArchive(utf8(twoSolutions))).rejects.toThrow(/the member name "solution" appears twice in one object at offset \d+/);
+    // Equal names in different objects (every event has a "rev") are fine: the honest day reads.
+    expect((await readArchive(utf8(td.text))).events.length).toBe(archive.events.length);
   });
 
   it("a noted head the archive does not extend", async () => {
@@ -387,6 +437,21 @@ describe("npm run audit (the command)", () => {
     const badHead = await run(join(dir, "day.json.gz"), "--head", "nothex@3");
     expect(badHead.code).toBe(2);
     expect(badHead.stderr).toContain("expected HASH@REV");
+    // A file read but cut short is a failed verification, said on stdout like every other.
+    const cut = join(dir, "cut.json");
+    writeFileSync(cut, td.text.slice(0, Math.floor(td.text.length / 2)));
+    const truncated = await run(cut);
+    expect(truncated.code).toBe(1);
+    expect(truncated.stdout.trim().split("\n").at(-1)).toMatch(/^FAIL: reading: the archive is not JSON \(truncated\?\)/);
+    // Nobody answering is not a verdict: exit 2 and the cause, no stack trace.
+    const refused = await run("http://127.0.0.1:9/day.json.gz");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^audit: GET http:\/\/127\.0\.0\.1:9\/day\.json\.gz: .+/);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    // A partial audit says which checks it did not run.
+    const partial = await run(join(dir, "day.json.gz"), "--only", "commitments,chain");
+    expect(partial.code).toBe(0);
+    expect(partial.stdout.trim().split("\n").at(-1)).toMatch(/^PASS: 2 checks hold; not run: regeneration, hashes, replay \(/);
   }, 300_000);
 });
 
