@@ -1,7 +1,7 @@
 import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
-import { fail, isRecord, malformedAgent, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
+import { agentMachine, fail, isRecord, malformedAgent, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
 import type { GrowPolicy } from "./growth";
 import { statusObservation } from "./observation-status";
 import { LISTED_AGENTS } from "./registry";
@@ -19,10 +19,7 @@ const MAX_EVENTS_PAGE = 1_000;
  */
 export async function observeAsCaller(f: FieldContext, args: ObserveArgs): Promise<CallerOutcome> {
   const { bearer, ...query } = args;
-  if (typeof query.agent === "string") {
-    const malformed = malformedAgent(query.agent);
-    if (malformed) return malformed;
-  }
+  if (typeof query.agent === "string" && agentMachine(query.agent) === null) return malformedAgent(query.agent);
   if (bearer === undefined) return observe(f, query);
   const proof = await proveBearer(f, bearer);
   if (!proof.ok) return proof;

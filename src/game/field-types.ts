@@ -127,9 +127,9 @@ export function agentMachine(agent: string): string | null {
   return parts && MACHINE_RE.test(parts.machineId) ? parts.machineId : null;
 }
 
-/** The refusal of an agent id that cannot be one (writes and reads word it alike), or null when it has the form. */
-export function malformedAgent(agent: string): Extract<Outcome, { ok: false }> | null {
-  return agentMachine(agent) === null ? fail("bad_input", `agent must be "<machine_id>/<session>" as join returned it, got ${JSON.stringify(agent.slice(0, 100))}`) : null;
+/** The refusal of an agent id without the form `<machine_id>/<session>`: writes and reads word it alike. */
+export function malformedAgent(agent: string): Extract<Outcome, { ok: false }> {
+  return fail("bad_input", `agent must be "<machine_id>/<session>" as join returned it, got ${JSON.stringify(agent.slice(0, 100))}`);
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

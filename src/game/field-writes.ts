@@ -64,9 +64,8 @@ async function writeAs(f: FieldContext, args: WriteArgs, proven: string | undefi
   const gate = writeGate(f);
   if (!gate.ok) return gate;
   const agent = args.input.agent;
-  const malformed = malformedAgent(agent);
-  if (malformed) return malformed;
-  const machine = agentMachine(agent)!;
+  const machine = agentMachine(agent);
+  if (machine === null) return malformedAgent(agent);
   if (proven !== undefined) {
     if (machine !== proven) {
       return fail("not_your_agent", `agent ${agent} belongs to machine ${machine}; your token proves ${proven}. Write only as your own agents.`);
