@@ -58,7 +58,8 @@ export function parseManifest(doc: unknown): SavedManifest {
     out.log_head = { hash: head.hash, rev };
   }
   if (typeof m.G === "number") out.G = m.G;
-  if (typeof m.tiles_total === "number") out.tiles_total = m.tiles_total;
+  // Saved at the opening, while the field was still being generated, it counts no tiles yet: no count to hold the archive to.
+  if (typeof m.tiles_total === "number" && m.status !== "generating") out.tiles_total = m.tiles_total;
   const rings = m.rings ?? m.grown;
   if (typeof rings === "number") out.rings = rings;
   if (isRecord(m.params)) out.params = m.params;

@@ -120,6 +120,20 @@ describe("the auditor on a real day", () => {
     const report = await audit(archive, saved);
     expect(report.first).toBeUndefined();
     expect(report.checks.find((c) => c.check === "chain")?.summary).toContain("4 noted heads on it");
+    // The manifest saved at the opening, while the field was still generating: no tiles counted yet.
+    const atOpening = parseManifest({
+      status: "generating",
+      seed_commit: archive.seed_commit,
+      hash_key_commit: archive.hash_key_commit,
+      log_head: { hash: archive.seed_commit, rev: 0 },
+      G: 200,
+      tiles_total: 0,
+      rings: 0,
+      rules: { ...archive.params.rules },
+      game_id: archive.game_id,
+      day: archive.day,
+    });
+    expect((await audit(archive, { manifest: atOpening })).first).toBeUndefined();
     expect(report.checks.find((c) => c.check === "hashes")?.summary).toContain(`the ${archive.tiles.length} hashes saved live`);
   });
 });
