@@ -337,5 +337,5 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   // A join that leaves the model unknown is told how to be told apart in the analysis; one that names it is not.
   expect(readModelText((await call("join", { model: "review", session: "2" })).text).summary).not.toMatch(/unknown/);
   const anonymous = readModelText((await call("join", { session: "3" })).text).summary;
-  expect(anonymous).toMatch(/The analysis lists you under model "unknown": pass model on join/);
+  expect(anonymous).toMatch(/For the analysis, model unknown: pass it on join\./);
 }

@@ -56,9 +56,9 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
               : "no seed tile: no hidden tile is free (each is solved, revealed or another agent's seed). Watch list_games for growth or a new field.";
           // The analysis groups by model and harness: say so when the call left either unknown.
           const unknown = [harness.source === "unknown" ? "harness" : "", args.model === undefined ? "model" : ""].filter(Boolean);
-          const credit = unknown.length && a.changed !== false ? ` The analysis lists you under ${unknown.join(" and ")} "unknown": pass ${unknown.join(" and ")} on join to be told apart.` : "";
+          const credit = unknown.length && a.changed !== false ? ` For the analysis, ${unknown.join(" and ")} unknown: pass ${unknown.length > 1 ? "them" : "it"} on join.` : "";
           // Development servers seat an unproven caller (a shared machine unless it names one): say so now, not on the leaderboard.
-          const unverified = a.verified === false ? " Not verified (development server): join with your bearer token to play as your own machine (see /identity)." : "";
+          const unverified = a.verified === false ? " Unverified (development server): join with your bearer token to play as your machine (/identity)." : "";
           return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`;
         });
       });
