@@ -158,5 +158,17 @@ describe("a real archived day", () => {
     } finally {
       await w.context.close();
     }
+    // The closed day's live page: no live dot (nothing is being played) and a link to its replay.
+    const live = await openPage(browser(), baseUrl, `/?game=${gameId}`);
+    try {
+      const replayLink = live.page.locator(`#status a[href="/replay/${gameId}"]`);
+      await expect.poll(() => replayLink.count()).toBe(1);
+      expect(await replayLink.innerText()).toBe("Replay this day");
+      expect(await live.page.locator("#status").innerText()).toMatch(/^Closed · rev /);
+      expect(await live.page.locator("#status .live-dot").count()).toBe(0);
+      expect(live.errors).toEqual([]);
+    } finally {
+      await live.context.close();
+    }
   });
 });
