@@ -26,7 +26,7 @@ import type { RefereeEvent } from "../../referee/types";
 import { archiveHealth, archiveScores, type ArchiveEvent } from "../archive/format";
 import type { AuditedArchive } from "./event-log";
 import { consistentArchiveField } from "./archive-field";
-import { mismatch, shown, type Progress } from "./mismatch";
+import { clipped, mismatch, shown, type Progress } from "./mismatch";
 import { counted } from "../../text/wording";
 
 export async function checkReplay(archive: AuditedArchive, progress?: Progress): Promise<string> {
@@ -201,8 +201,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function shownCanonical(v: unknown, max = 160): string {
-  const text = v === undefined ? "(absent)" : safeCanonical(v);
-  return text.length <= max ? text : `${text.slice(0, max - 20)}…${text.slice(-15)}`;
+  return clipped(v === undefined ? "(absent)" : safeCanonical(v), max);
 }
 
 function safeCanonical(v: unknown): string {

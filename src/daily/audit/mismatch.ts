@@ -51,6 +51,11 @@ export function shown(value: unknown, max = 120): string {
   } catch {
     text = String(value);
   }
+  return clipped(text, max);
+}
+
+/** A text for a message, cut in the middle when longer than `max`. */
+export function clipped(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 20)}…${text.slice(-15)}`;
 }
 
