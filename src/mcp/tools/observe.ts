@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, listIds, noteCaller, readerClaim } from "./play-common";
+import { answer, callField, fieldStub, healthText, listIds, noteCaller, bearerOf } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { counted } from "../../text/wording";
@@ -22,9 +22,9 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
     async (args) => {
       // The caller's machine is the perspective of every view (fog, frontier, the health of {agent}):
       // the field reads from the machine its token proves (and refuses a token that is not current); spectators send none.
-      const reader = await readerClaim(ctx);
-      if (!reader.ok) return reader.result;
-      const bearer = reader.bearer;
+      const header = await bearerOf(ctx);
+      if (!header.ok) return header.result;
+      const bearer = header.bearer;
       return callField(async () =>
         answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;

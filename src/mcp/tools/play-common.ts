@@ -44,9 +44,9 @@ export async function writeAuth(
   ctx: ToolContext,
   agentSecret: string | undefined,
 ): Promise<{ ok: true; bearer?: BearerClaim; agentSecret?: string } | { ok: false; result: CallToolResult }> {
-  const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
-  if (claim && !claim.ok) return { ok: false, result: toolError(claim.code, claim.message) };
-  if (claim) return { ok: true, bearer: claim.claim };
+  const header = await bearerOf(ctx);
+  if (!header.ok) return header;
+  if (header.bearer) return { ok: true, bearer: header.bearer };
   if (agentSecret !== undefined) return { ok: true, agentSecret };
   return {
     ok: false,
@@ -92,10 +92,11 @@ export async function playWrite(
 }
 
 /**
- * The bearer token a read carries, for the field to read from its machine's perspective; none for
- * a spectator. A header that cannot hold a token of ours is refused, as on a write (SPEC §8).
+ * The bearer token a call carries, hashed for the field to check (none: a spectator's read, or a
+ * write proven by its agent_secret). A header that cannot hold a token of ours is refused, for
+ * reads and writes alike (SPEC §8).
  */
-export async function readerClaim(ctx: ToolContext): Promise<{ ok: true; bearer: BearerClaim | undefined } | { ok: false; result: CallToolResult }> {
+export async function bearerOf(ctx: ToolContext): Promise<{ ok: true; bearer: BearerClaim | undefined } | { ok: false; result: CallToolResult }> {
   const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
   if (claim === null) return { ok: true, bearer: undefined };
   return claim.ok ? { ok: true, bearer: claim.claim } : { ok: false, result: toolError(claim.code, claim.message) };
