@@ -195,7 +195,7 @@ class LiveView {
     const model = this.model;
     if (!model || !message || typeof message !== "object") return;
     if (message.type === "hello") {
-      this.showHead(message.log_head.rev >= model.revision ? message.log_head : model.head);
+      this.showHead(message.log_head);
       return;
     }
     const before = model.revision;
@@ -224,7 +224,7 @@ class LiveView {
       if (box) this.shell.view.follow(box);
     }
     this.log.add(applied);
-    this.showHead(result.logHead && result.logHead.rev >= model.revision ? result.logHead : model.head);
+    this.showHead(result.logHead ?? model.head);
     this.shell.view.sceneChanged();
     this.refreshPanels();
     this.refreshStatus();
@@ -280,7 +280,10 @@ class LiveView {
     this.shell.view.invalidate();
   }
 
-  /** The log head goes up with the status line (throttled alike), so the header never shows two revisions. */
+  /**
+   * The log head the server last told of goes up with the status line (throttled alike), so the
+   * header never shows two revisions; when it is drawn, the model's own head wins if it is newer.
+   */
   private showHead(head: { hash: string; rev: number }): void {
     this.head = head;
     this.refreshStatus();
