@@ -94,6 +94,9 @@ function readJson(file: string, flag: string): unknown {
   }
 }
 
+/** No archive bytes to judge (no file, no answer, an HTTP error): exit 2, unlike bytes that are not an archive. */
+class UnreadableSource extends Error {}
+
 /** The archive's bytes from a file or over HTTP(S) (fetch undoes a Content-Encoding: gzip itself). */
 async function fetchBytes(source: string): Promise<Uint8Array> {
   if (/^https?:\/\//i.test(source)) {
@@ -102,15 +105,15 @@ async function fetchBytes(source: string): Promise<Uint8Array> {
       res = await fetch(source);
     } catch (err) {
       const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
-      throw new ArchiveFormatError(`GET ${source}: ${cause}`);
+      throw new UnreadableSource(`GET ${source}: ${cause}`);
     }
-    if (!res.ok) throw new ArchiveFormatError(`GET ${source}: HTTP ${res.status}`);
+    if (!res.ok) throw new UnreadableSource(`GET ${source}: HTTP ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
   }
   try {
     return readFileSync(source);
   } catch (err) {
-    throw new ArchiveFormatError(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UnreadableSource(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -279,9 +282,9 @@ async function main(): Promise<number> {
   try {
     archive = await readBytes(await fetchBytes(args.source));
   } catch (err) {
-    if (!(err instanceof ArchiveFormatError)) throw err;
+    if (!(err instanceof ArchiveFormatError) && !(err instanceof UnreadableSource)) throw err;
     // Unreadable (no file, no answer): 2. Read but not a well-formed archive (truncated, malformed): a failed check, 1.
-    const unreadable = err.message.startsWith("cannot read") || err.message.startsWith("GET");
+    const unreadable = err instanceof UnreadableSource;
     if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, error: err.message })}\n`);
     else if (unreadable) process.stderr.write(`audit: ${err.message}\n`);
     else process.stdout.write(`FAIL: reading: ${err.message}\n`);
