@@ -11,7 +11,15 @@ export interface DigestView {
   revision: number;
   grown: number;
   closed: boolean;
+  /**
+   * The solution as far as the board's tiles reach: the values of the first `tileCount` tiles'
+   * cells, tile by tile. Not the whole array: growth extends the stored solution with a ring's
+   * cells, so a snapshot restored after a later growth meets a solution longer than the one it
+   * was taken with; the cells its own tiles cover are the same.
+   */
   solution: ArrayLike<number>;
+  tiles: ReadonlyArray<{ cellIds: readonly number[] }>;
+  tileCount: number;
   /** status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder. */
   boardArrays: Array<ArrayLike<number>>;
   agents: Array<{ id: string; seed: number | null; reward: number; solved: number }>;
@@ -28,6 +36,8 @@ export function digestView(state: RefereeState, closed: boolean): DigestView {
     grown: state.grown,
     closed,
     solution: board.solution,
+    tiles: board.tiles,
+    tileCount: board.tiles.length,
     boardArrays: boardDigestArrays(board),
     agents: seats.agents,
     machines: seats.machines.map((m) => ({ id: m.id, sessions: m.sessions, counters: machineCounters(m), health: m.health.digestParts() })),
@@ -59,7 +69,7 @@ export function* digestSteps(v: DigestView): Generator<void, string, void> {
   h.str(v.status);
   h.num(v.revision);
   h.num(v.grown);
-  yield* h.arrSteps(v.solution);
+  yield* h.tileCellSteps(v.tiles, v.tileCount, v.solution);
   h.num(v.closed ? 1 : 0);
   for (const xs of v.boardArrays) yield* h.arrSteps(xs);
   for (const a of v.agents) {
@@ -84,6 +94,17 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
     const r = steps.next();
     if (r.done) return r.value;
   }
+}
+
+/** One word into each lane of the array hash (a shift after each multiply spreads high bits down). */
+function mixA(a: number, w: number): number {
+  const x = Math.imul(a ^ w, 0x01000193);
+  return x ^ (x >>> 15);
+}
+
+function mixB(b: number, w: number): number {
+  const x = Math.imul(b ^ w, 0x01000193 ^ 0x5bd1e995);
+  return x ^ (x >>> 13);
 }
 
 class Hasher {
@@ -126,15 +147,36 @@ class Hasher {
     }
   }
 
+  /** The values of the first `count` tiles' cells, tile by tile, in steps of about STEP_ENTRIES cells. */
+  *tileCellSteps(tiles: ReadonlyArray<{ cellIds: readonly number[] }>, count: number, values: ArrayLike<number>): Generator<void, void, void> {
+    this.num(count);
+    let sinceYield = 0;
+    for (let t = 0; t < count; t++) {
+      const cells = tiles[t].cellIds;
+      let a = this.a;
+      let b = this.b;
+      for (let i = 0; i < cells.length; i++) {
+        const w = values[cells[i]] | 0;
+        a = mixA(a, w);
+        b = mixB(b, w);
+      }
+      this.a = a;
+      this.b = b;
+      sinceYield += cells.length;
+      if (sinceYield >= STEP_ENTRIES) {
+        sinceYield = 0;
+        yield;
+      }
+    }
+  }
+
   private range(xs: ArrayLike<number>, from: number, to: number): void {
     let a = this.a;
     let b = this.b;
     for (let i = from; i < to; i++) {
       const w = xs[i] | 0;
-      a = Math.imul(a ^ w, 0x01000193);
-      a ^= a >>> 15;
-      b = Math.imul(b ^ w, 0x01000193 ^ 0x5bd1e995);
-      b ^= b >>> 13;
+      a = mixA(a, w);
+      b = mixB(b, w);
     }
     this.a = a;
     this.b = b;

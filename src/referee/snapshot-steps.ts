@@ -33,6 +33,8 @@ export interface StateCapture {
   closeEvent: RefereeEvent | null;
   board: {
     tiles: number;
+    /** The board's tile list: growth only appends to it, so its first `tiles` entries stay as captured. */
+    tileList: DigestView["tiles"];
     solution: Uint8Array;
     /** Copies, in `boardDigestArrays` order: status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder. */
     arrays: Array<ArrayLike<number>>;
@@ -55,6 +57,7 @@ export function captureState(state: RefereeState, closeEvent: RefereeEvent | nul
     closeEvent: closeEvent && { ...closeEvent },
     board: {
       tiles: board.tiles.length,
+      tileList: board.tiles,
       // Growth replaces the solution array, never changes it in place: a reference is a copy.
       solution: board.solution,
       arrays: boardDigestArrays(board).map((xs) => (Array.isArray(xs) ? [...(xs as number[])] : (xs as unknown as { slice(): ArrayLike<number> }).slice())),
@@ -96,6 +99,8 @@ export function* encodeCapture(c: StateCapture): Generator<void, RefereeSnapshot
     grown: c.grown,
     closed: c.closeEvent !== null,
     solution: c.board.solution,
+    tiles: c.board.tileList,
+    tileCount: c.board.tiles,
     boardArrays: c.board.arrays,
     agents: c.agents,
     machines: c.machines.map((m) => ({ id: m.id, sessions: m.sessions, counters: machineCounters(m), health: MachineHealth.digestPartsOf(m.health) })),

@@ -236,6 +236,40 @@ describe("field object: referee snapshots", () => {
     expect(await fullReplayDigest(raw)).toBe(digest);
   });
 
+  it("restores a snapshot taken before a ring grew: the stored solution then holds the ring's cells too", async () => {
+    const params = { kind: "field" as const, chunks: 2, chunk_g: 40, grow: true, G: 200 };
+    const { stub, raw, field, seed } = await createPlaying(params, 200, { rules: { guess: "accept", depth: 0, fog: false }, grow: { every_minutes: 1440, frontier_coverage: 1 } });
+    const players = new ScriptedPlayers(stub, field);
+    await players.join();
+    await players.join();
+    await playCells(stub, field, players, SNAPSHOT_EVERY + 5);
+    const snapRev = await oneSnapshotIn(raw, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5);
+    expect(ok(await stub.manifest()).grown).toBe(0);
+    // The timer comes due: a ring grows after the snapshot, and play goes on in it.
+    await runInDurableObject(raw, (_o: FieldObject, state) => {
+      new FieldStore(state.storage.sql).setMeta("next_grow_at", Date.now() - 1);
+    });
+    await runDurableObjectAlarm(raw);
+    for (let i = 0; i < 600 && ok(await stub.manifest()).grown === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(ok(await stub.manifest()).grown).toBe(1);
+    const ring = await generateRing(seed, { ...params, seed } as FieldParams, 1, field);
+    const whole: Field = { G: field.G, tiles: [...field.tiles, ...ring.tiles], solution: ring.solution };
+    players.revision = ok(await stub.manifest()).log_head.rev;
+    await playCells(stub, whole, players, players.revision + 6);
+    expect(await oneSnapshotIn(raw, snapRev, snapRev)).toBe(snapRev);
+
+    const before = await view(stub, players.agents);
+    const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
+    await evictDurableObject(raw);
+    expect(await view(stub, players.agents)).toEqual(before);
+    // Restored through that snapshot (not a fallback to the whole log), equal to a full replay.
+    expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({
+      digest,
+      snapshotRev: snapRev,
+    });
+    expect(await fullReplayDigest(raw)).toBe(digest);
+  });
+
   it("a snapshot taken while writes keep arriving is the state at its revision, and restores", async () => {
     const { stub, raw, field } = await createPlaying(SCATTER, 40);
     const players = new ScriptedPlayers(stub, field);

@@ -45,6 +45,8 @@ describe("snapshot encoding in steps", () => {
       grown: 0,
       closed: false,
       solution: new Uint8Array(4),
+      tiles: [{ cellIds: [0, 1, 2, 3] }],
+      tileCount: 1,
       boardArrays: [cells],
       agents: [],
       machines: [],

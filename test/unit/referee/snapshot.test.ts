@@ -15,8 +15,20 @@ import { joinInput, lcg, T0 } from "./helpers";
 
 type Step = { kind: "write"; input: WriteInput; at: number } | { kind: "grow"; ring: number; upTo: number; at: number } | { kind: "close"; at: number };
 
-function initFor(whole: Field, tiles: number, rules: FieldRules): RefereeInit {
-  return { gameId: "snap-game", seed: "snap-seed", field: { G: whole.G, tiles: whole.tiles.slice(0, tiles), solution: whole.solution }, rules };
+/**
+ * A referee over the first `tiles` tiles. Its solution is by default the one the field object
+ * holds while playing: the cells of the rings grown so far (later rings are not generated yet).
+ * A restore is given the whole solution instead, as the object reads it back from storage after
+ * later growth.
+ */
+function initFor(whole: Field, tiles: number, rules: FieldRules, solution = solutionUpTo(whole, tiles)): RefereeInit {
+  return { gameId: "snap-game", seed: "snap-seed", field: { G: whole.G, tiles: whole.tiles.slice(0, tiles), solution }, rules };
+}
+
+function solutionUpTo(whole: Field, tiles: number): Uint8Array {
+  const solution = new Uint8Array(whole.solution.length);
+  for (const tile of whole.tiles.slice(0, tiles)) for (const c of tile.cellIds) solution[c] = whole.solution[c];
+  return solution;
 }
 
 /** Applies one step; the outcome as text, so that runs compare exactly. */
@@ -24,7 +36,7 @@ function applyStep(ref: Referee, whole: Field, step: Step): string {
   if (step.kind === "write") return JSON.stringify(ref.apply(structuredClone(step.input), step.at));
   if (step.kind === "close") return JSON.stringify(ref.close(step.at));
   const tiles = whole.tiles.slice(ref.tilesTotal(), step.upTo);
-  return JSON.stringify(ref.grow({ ring: step.ring, tiles, solution: whole.solution }, step.at));
+  return JSON.stringify(ref.grow({ ring: step.ring, tiles, solution: solutionUpTo(whole, step.upTo) }, step.at));
 }
 
 /** The next step of a messy day, chosen from the referee's current state. */
@@ -100,7 +112,7 @@ describe("referee snapshots: restore + continue equals the uninterrupted run", (
           if (i === 0 || rnd(12) === 0) {
             const text = JSON.stringify(original.snapshot());
             const snapshot = JSON.parse(text) as RefereeSnapshot;
-            const ref = Referee.restore(initFor(whole, snapshot.board.tiles, c.rules), snapshot);
+            const ref = Referee.restore(initFor(whole, snapshot.board.tiles, c.rules, whole.solution), snapshot);
             expect(ref.stateDigest()).toBe(original.stateDigest());
             // A restored referee snapshots to exactly the same data (set orders included).
             expect(JSON.stringify(ref.snapshot())).toBe(text);
@@ -160,7 +172,7 @@ describe("referee snapshots: restore + continue equals the uninterrupted run", (
       expect(text).toBe(JSON.stringify(twin.snapshot()));
       // Restored and fed the writes that came during the steps, it reaches the live state.
       const snapshot = JSON.parse(text) as RefereeSnapshot;
-      const restored = Referee.restore(initFor(whole, snapshot.board.tiles, c.rules), snapshot);
+      const restored = Referee.restore(initFor(whole, snapshot.board.tiles, c.rules, whole.solution), snapshot);
       for (const step of steps.slice(90)) applyStep(restored, whole, step);
       expect(visible(restored, whole)).toBe(visible(live, whole));
     });
