@@ -1,4 +1,5 @@
 import { sha256Hex } from "../engine/commitments";
+import { agentId } from "../referee/agent-id";
 import type { WriteInput } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
@@ -32,7 +33,10 @@ export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
   }
   const gate = writeGate(f);
   if (!gate.ok) return gate;
-  const secret = args.issueSecret ? randomSecret() : null;
+  // A development seat's secret is handed out once, at the seat's first join: an unproven rejoin
+  // would otherwise give anyone who names the same session the seat of whoever chose it first.
+  const taken = !args.verified && f.store.secretHash(agentId(args.machineId, args.session)) !== undefined;
+  const secret = args.issueSecret && !taken ? randomSecret() : null;
   const secretHash = secret ? await sha256Hex(secret) : null;
   // From here to the answer: synchronous, so judge and store form one transaction.
   const again = writeGate(f);

@@ -22,6 +22,17 @@ export function join(state: RefereeState, input: JoinInput, atMs: number): Handl
   const { seats, board, groups } = state;
   const existing = seats.agent(agentId(input.machineId, input.session));
   const machine = seats.machine(input.machineId);
+  // Development servers seat unproven callers under any machine id they name: never one that
+  // proved itself here, whose seats (and their secrets) are its owner's alone.
+  if (!input.verified && machine?.agents.some((i) => seats.agents[i].verified)) {
+    return {
+      ok: false,
+      error: {
+        code: "identity",
+        message: `machine ${input.machineId} has verified seats on this field: join with its bearer token or a join proof (see /identity)`,
+      },
+    };
+  }
   if (machine?.health.dead) return { ok: false, error: deadError(machine) };
   if (existing) return { ok: true, answer: joinAnswer(state, existing, state.revision), changed: false };
   if (machine && machine.sessions.length >= MAX_SESSIONS) {

@@ -224,6 +224,36 @@ describe("play tools over /mcp", () => {
     expect(code(await call("reveal", { game_id: gameId, agent: seat.agent, expected_revision: 0, tile: 0, agent_secret: "as_nope" }))).toBe("not_your_agent");
   });
 
+  it("development seats: a seat's secret goes to its first join only, and a verified machine's seats are not for unproven callers", async () => {
+    const started = await call("start_mosaic", { kind: "scatter", G: 24 });
+    const gameId = String(started.structuredContent!.game_id);
+    await waitPlaying(env.FIELDS.getByName(gameId));
+    const dev = { vars: { MOSAIC_DEV: "1" } };
+    type Seat = { agent: string; agent_secret?: string; seed_tile: number; revision: number; changed: boolean };
+    const first = (await call("join", { game_id: gameId, session: "mine" }, dev)).structuredContent as Seat;
+    expect(first.agent_secret).toMatch(/^as_/);
+    // Someone else names the same session: the same seat, but no secret that would let them write as it.
+    const again = await call("join", { game_id: gameId, session: "mine" }, dev);
+    expect(again.isError).toBeFalsy();
+    const second = again.structuredContent as Seat;
+    expect(second).toMatchObject({ agent: first.agent, changed: false });
+    expect(second.agent_secret).toBeUndefined();
+    expect(readModelText(again.content[0].text).summary).toMatch(/seated before: its agent_secret went to that first join only/);
+    // The first joiner's secret still works.
+    const reveal = await call("reveal", { game_id: gameId, agent: first.agent, expected_revision: first.revision, tile: first.seed_tile, agent_secret: first.agent_secret }, dev);
+    expect(reveal.isError, reveal.content[0].text).toBeFalsy();
+
+    // A machine that proved itself here: an unproven join naming it is refused, whatever the session.
+    const m = await machine();
+    const proven = await call("join", { game_id: gameId, machine_id: m.machineId, public_key: m.publicKey, proof: await proof(m, gameId, "1") }, dev);
+    expect(proven.isError, proven.content[0].text).toBeFalsy();
+    for (const session of ["1", "other"]) {
+      const squat = await call("join", { game_id: gameId, machine_id: m.machineId, session }, dev);
+      expect(code(squat), session).toBe("identity");
+      expect(squat.content[0].text).toMatch(/has verified seats on this field/);
+    }
+  });
+
   it("refuses a proof join on a field not yet playable without spending the proof", async () => {
     const m = await machine();
     const proofArgs = async (gameId: string) => ({ game_id: gameId, machine_id: m.machineId, public_key: m.publicKey, proof: await proof(m, gameId, "1") });

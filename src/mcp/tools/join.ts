@@ -49,7 +49,11 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
           ...(who.bearer ? { bearer: who.bearer } : {}),
         });
         return answer(outcome, (a) => {
-          const secret = a.agent_secret ? " Pass agent_secret on reveal/commit/retract." : "";
+          const secret = a.agent_secret
+            ? " Pass agent_secret on reveal/commit/retract."
+            : a.verified === false
+              ? " This session was seated before: its agent_secret went to that first join only (join with another session for a seat of your own)."
+              : "";
           const task =
             typeof a.seed_tile === "number"
               ? `seed tile ${a.seed_tile}. Reveal it, then commit its cells.`
