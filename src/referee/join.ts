@@ -6,7 +6,7 @@ import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
 import type { WriteInput } from "./types";
 import { normaliseTags, type Tags } from "./tags";
-import { bad, checkLabel, isRecord } from "./validate";
+import { bad, checkLabel, isRecord, wellFormed } from "./validate";
 
 type JoinInput = Extract<WriteInput, { type: "join" }>;
 
@@ -49,11 +49,14 @@ export function join(state: RefereeState, input: JoinInput, atMs: number): Handl
   for (const a of seats.agents) if (a.seed !== null) otherSeeds.push(a.seed);
   const seed = chooseSeed(board, state.seed, seats.agents.length, otherSeeds);
   const rev = state.revision + 1;
+  const name = optionalText(input.name);
+  const model = optionalText(input.model);
+  const harness = optionalText(input.harness);
   const agent = seats.seat(seats.machineOrCreate(input.machineId), {
     session: input.session,
-    name: input.name,
-    model: input.model,
-    harness: input.harness,
+    name,
+    model,
+    harness,
     harnessSource: input.harnessSource,
     tags,
     verified: input.verified,
@@ -70,15 +73,20 @@ export function join(state: RefereeState, input: JoinInput, atMs: number): Handl
       agent: agent.id,
       machine: input.machineId,
       session: input.session,
-      name: input.name,
-      model: input.model,
-      harness: input.harness,
+      name,
+      model,
+      harness,
       harness_source: input.harnessSource,
       tags: { ...tags },
       verified: input.verified,
       seed_tile: seed,
     },
   };
+}
+
+/** A label as stored: well-formed text (checkJoin has checked it is a string when given). */
+function optionalText<T>(label: T): T {
+  return (typeof label === "string" ? wellFormed(label) : label) as T;
 }
 
 function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record<string, unknown> {

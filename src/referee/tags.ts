@@ -1,4 +1,4 @@
-import { charCount, isRecord } from "./validate";
+import { charCount, isRecord, wellFormed } from "./validate";
 
 /** An agent's free tags (SPEC §6.1, §11): an object of string → string, as the reference takes. */
 export type Tags = Record<string, string>;
@@ -26,7 +26,7 @@ export function normaliseTags(tags: unknown): { ok: true; tags: Tags } | { ok: f
       return { ok: false, message: `tags: the value of ${JSON.stringify(name)} must be a string of at most ${MAX_TAG_VALUE_CHARS} characters` };
     }
   }
-  return { ok: true, tags: Object.fromEntries(entries) as Tags };
+  return { ok: true, tags: Object.fromEntries(entries.map(([name, value]) => [wellFormed(name), wellFormed(value as string)])) as Tags };
 }
 
 /** A stored agent's tags, copied (snapshots written before tags were objects hold a list). */

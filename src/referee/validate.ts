@@ -70,7 +70,19 @@ export function preview(v: unknown): string {
  */
 export function normaliseIntent(intent: unknown): unknown {
   if (typeof intent !== "string") return intent;
-  return intent.replace(CONTROL_CHARS, " ").trim();
+  return wellFormed(intent.replace(CONTROL_CHARS, " ")).trim();
 }
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Free text as it is stored in events: a lone UTF-16 surrogate half (which JSON can carry but
+ * UTF-8 cannot) becomes U+FFFD. Otherwise a verifier in another language could not encode the
+ * event to hash it (SPEC §9: canonical JSON is UTF-8, the same in every language). Idempotent.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** With the `u` flag, `\p{Cs}` matches only surrogates that are not half of a pair. */
+const LONE_SURROGATE = /\p{Cs}/gu;

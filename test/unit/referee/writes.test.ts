@@ -209,6 +209,24 @@ describe("intents (SPEC §4.4)", () => {
   });
 });
 
+describe("free text in events is well-formed Unicode (SPEC §9: the same canonical JSON in every language)", () => {
+  it("a lone surrogate half in an intent, a name, a model, a harness or a tag becomes U+FFFD; pairs (emoji) stay", () => {
+    const field = chainField(4, 4, { givenEvery: 4 });
+    const ref = makeReferee(field);
+    const join = ref.apply({ ...joinInput("m-a"), name: "bot \ud800", model: "m\udc00x", harness: "h\ud83d", tags: { "t\udfff": "v\ud800😀" } }, T0);
+    expect(join.ok && join.event).toMatchObject({ name: "bot \ufffd", model: "m\ufffdx", harness: "h\ufffd", tags: { "t\ufffd": "v\ufffd😀" } });
+    const a = ok(ref, joinInput("m-a")).agent as string;
+    const seed = (ref.frontier(a) as number[])[0];
+    const r = ref.apply({ type: "reveal", machineId: "m-a", agent: a, expectedRevision: ref.revision, tile: seed, intent: "half \ud800 and \udc00, whole 😀 " }, T0);
+    expect(r.ok && r.event?.intent).toBe("half \ufffd and \ufffd, whole 😀");
+    // Every event now survives a round trip through UTF-8 unchanged, as a verifier elsewhere reads it.
+    for (const event of [join.ok && join.event, r.ok && r.event]) {
+      const text = JSON.stringify(event);
+      expect(new TextDecoder().decode(new TextEncoder().encode(text))).toBe(text);
+    }
+  });
+});
+
 describe("retract (SPEC §4.6)", () => {
   it("withdraws own commits only; givens, solved tiles and others' cells stay", () => {
     // Two groups that met, so both machines write in shared frontier tiles.
