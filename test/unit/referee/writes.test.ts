@@ -213,7 +213,7 @@ describe("free text in events is well-formed Unicode (SPEC §9: the same canonic
   it("a lone surrogate half in an intent, a name, a model, a harness or a tag becomes U+FFFD; pairs (emoji) stay", () => {
     const field = chainField(4, 4, { givenEvery: 4 });
     const ref = makeReferee(field);
-    const join = ref.apply({ ...joinInput("m-a"), name: "bot \ud800", model: "m\udc00x", harness: "h\ud83d", tags: { "t\udfff": "v\ud800😀" } }, T0);
+    const join = ref.apply({ ...joinInput("m-a"), name: "bot \ud800", model: "m\udc00x", harness: "h\ud83d", tags: { "t\udfff": "v\ud800😀" } } as WriteInput, T0);
     expect(join.ok && join.event).toMatchObject({ name: "bot \ufffd", model: "m\ufffdx", harness: "h\ufffd", tags: { "t\ufffd": "v\ufffd😀" } });
     const a = ok(ref, joinInput("m-a")).agent as string;
     const seed = (ref.frontier(a) as number[])[0];
