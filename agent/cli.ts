@@ -24,6 +24,7 @@ const USAGE = `usage: npm run agent -- --url URL [--game ID | --new KIND [G]] [o
   --timeout SECONDS    per call (30)      --idle SECONDS   watch an empty frontier (20)
   --max-seconds S      whole run (3600)   --wait SECONDS   wait for generation (600)
   --turn SECONDS       pause before each call, a model's pace (0)
+  --retry SECONDS      keep retrying a call whose connection dropped, e.g. a restarting server (60)
   --quiet              only the summary line      --json   the summary as JSON, nothing else
   --help`;
 
@@ -99,6 +100,7 @@ export function parseArgs(argv: string[]): { options: AgentOptions; quiet: boole
         break;
       }
       case "--idle": o.idleSeconds = number(flag, value()); break;
+      case "--retry": o.retrySeconds = number(flag, value()); break;
       case "--max-seconds": o.maxSeconds = number(flag, value()); break;
       case "--wait": o.generationSeconds = number(flag, value()); break;
       case "--quiet": quiet = true; break;

@@ -12,6 +12,12 @@ export interface ConnectionOptions {
   token: string;
   /** Per-call timeout in milliseconds. */
   timeoutMs: number;
+  /** How long a dropped connection is retried, in milliseconds: a server restarting comes back within it. */
+  retryMs: number;
+  /** Stops retrying (the run was aborted). */
+  signal?: AbortSignal;
+  /** Told once per retry: what failed and how long the call has been retried. */
+  onRetry?: (message: string, retriedMs: number) => void;
   clientName?: string;
   clientVersion?: string;
 }
@@ -48,7 +54,7 @@ export class Connection {
   readonly durations: number[] = [];
   private constructor(
     private readonly client: Client,
-    private readonly timeoutMs: number,
+    private readonly options: ConnectionOptions,
   ) {}
 
   static async open(options: ConnectionOptions): Promise<Connection> {
@@ -58,16 +64,17 @@ export class Connection {
     );
     const transport = new StreamableHTTPClientTransport(mcpEndpoint(options.url), { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } });
     await client.connect(transport, { timeout: options.timeoutMs });
-    return new Connection(client, options.timeoutMs);
+    return new Connection(client, options);
   }
 
   /** Calls a tool; a refused call comes back as `{ok: false, code, message}`, never as a throw. */
   async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<ToolOutcome<T>> {
+    let firstFailure = 0;
     for (let attempt = 0; ; attempt++) {
       this.calls++;
       try {
         const t0 = performance.now();
-        const result = await this.client.callTool({ name, arguments: args }, { timeout: this.timeoutMs });
+        const result = await this.client.callTool({ name, arguments: args }, { timeout: this.options.timeoutMs });
         this.durations.push(performance.now() - t0);
         const { data, text } = resultData(result);
         if (result.isError) {
@@ -83,10 +90,14 @@ export class Connection {
         return { ok: true, data: data as T, text };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        // A dropped connection is retried (a repeated write is harmless: a re-reveal is a read,
-        // a re-committed cell is ignored as known); anything else is the caller's to handle.
-        if (attempt < 2 && TRANSIENT.test(message + String((err as { cause?: unknown }).cause ?? ""))) {
-          await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+        // A dropped connection is retried, with growing pauses, for as long as a server takes to
+        // restart (a repeated write is harmless: a re-reveal is a read, a re-committed cell is
+        // ignored as known); anything else is the caller's to handle.
+        firstFailure ||= performance.now();
+        const retried = performance.now() - firstFailure;
+        if (TRANSIENT.test(message + String((err as { cause?: unknown }).cause ?? "")) && retried < this.options.retryMs && !this.options.signal?.aborted) {
+          this.options.onRetry?.(message, retried);
+          await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
           continue;
         }
         return { ok: false, code: /timed? ?out/i.test(message) ? "timeout" : "transport", message };

@@ -36,6 +36,8 @@ export interface AgentOptions {
   expand?: ExpandPolicy;
   /** Per call (default 30 s). */
   timeoutMs?: number;
+  /** How long a call whose connection dropped is retried, e.g. while the server restarts (default 60 s). */
+  retrySeconds?: number;
   /**
    * A pause before each tool call, in milliseconds (default 0): the turn a model takes to read an
    * answer and choose its next call. Load benchmarks set it to play at a model's pace.

@@ -156,7 +156,14 @@ class AgentRun {
     await this.conn?.close();
     const calls = this.conn?.calls ?? 0;
     this.durations.push(...(this.conn?.durations ?? []));
-    this.conn = await Connection.open({ url: this.url, token, timeoutMs: this.timeoutMs() });
+    this.conn = await Connection.open({
+      url: this.url,
+      token,
+      timeoutMs: this.timeoutMs(),
+      retryMs: (this.o.retrySeconds ?? 60) * 1000,
+      signal: this.o.signal,
+      onRetry: (message, retriedMs) => this.log(`connection lost (${message}); retrying${retriedMs > 0 ? ` for ${(retriedMs / 1000).toFixed(1)} s` : ""}`),
+    });
     this.conn.calls = calls;
   }
 

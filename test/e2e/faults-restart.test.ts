@@ -137,4 +137,41 @@ describe("faults: wrangler dev killed and restarted", () => {
       rmSync(keys, { recursive: true, force: true });
     }
   });
+  it("the reference agent rides out a restart on its own: it retries until the server is back and finishes the field", { timeout: 300_000 }, async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "mosaic-ride-"));
+    const keys = mkdtempSync(join(tmpdir(), "mosaic-ride-keys-"));
+    const port = await freePort();
+    let server = await startDevServer({ stateDir, port });
+    try {
+      const base = server.baseUrl;
+      const lines: string[] = [];
+      const run = playAgent({
+        url: base,
+        newField: { kind: "scatter", G: 40, seed: "ride-out-a-restart" },
+        identityFile: join(keys, "agent.json"),
+        name: "rider",
+        model: "reference",
+        turnMs: 50,
+        log: (line) => lines.push(line),
+      });
+      // Once it has written a while, the whole server goes away for longer than a few quick retries cover.
+      const head = async () => {
+        const games = (await (await fetch(`${base}/api/games`)).json()) as { games: Array<{ game_id: string; revision: number }> };
+        return games.games[0]?.revision ?? 0;
+      };
+      for (let i = 0; i < 600 && (await head()) < 20; i++) await sleep(100);
+      await server.kill();
+      await sleep(12_000);
+      server = await restart(stateDir, port);
+      const summary = await run;
+      expect(summary.reason, summary.error).toBe("solved");
+      expect(lines.some((l) => l.startsWith("connection lost"))).toBe(true);
+      const { manifest, events } = await readLog(server.baseUrl, summary.game_id);
+      expect(await chainProblems(manifest, events)).toEqual([]);
+    } finally {
+      await server.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+      rmSync(keys, { recursive: true, force: true });
+    }
+  });
 });
