@@ -14,7 +14,8 @@ commands:
                   close the day at once and write its archive; prints where it is
 
 options:
-  --url URL       the server (default: $MOSAIC_URL, else http://127.0.0.1:8787)
+  --url URL       the server (default: $MOSAIC_URL, else http://127.0.0.1:$PORT, as npm start
+                  reads it, else http://127.0.0.1:8787)
   --help          this text`;
 
 function fail(message) {
@@ -23,7 +24,8 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const out = { command: argv[0], url: process.env.MOSAIC_URL ?? "http://127.0.0.1:8787", params: {}, grow: {} };
+  // The same port `PORT=… npm start` listens on, so the two commands agree without --url.
+  const out = { command: argv[0], url: process.env.MOSAIC_URL ?? `http://127.0.0.1:${process.env.PORT || 8787}`, params: {}, grow: {} };
   const number = (v, flag) => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n)) fail(`${flag} needs a number`);
