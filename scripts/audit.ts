@@ -25,7 +25,7 @@ import type { Hashing } from "../src/daily/audit/hashing";
 import type { Field } from "../src/engine/types";
 import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
 import { ArchiveFormatError, isGzip, readArchive } from "../src/daily/audit/read-archive";
-import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
+import { hashesGameId, parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
 import type { FromWorker, ToWorker } from "./audit-worker";
 import { counted } from "../src/text/wording";
 
@@ -68,7 +68,11 @@ function parseArgs(argv: string[]): Args {
     const a = argv[i];
     if (a === "--head") (args.saved.heads ??= []).push(parseHead(value(i++, a)));
     else if (a === "--manifest") args.saved.manifest = parseManifest(readJson(value(i++, a), "--manifest"));
-    else if (a === "--hashes") args.saved.hashes = parseHashes(readJson(value(i++, a), "--hashes"));
+    else if (a === "--hashes") {
+      const doc = readJson(value(i++, a), "--hashes");
+      args.saved.hashes = parseHashes(doc);
+      args.saved.hashesGameId = hashesGameId(doc);
+    }
     else if (a === "--threads") {
       args.threads = Number(value(i++, a));
       if (!Number.isInteger(args.threads) || args.threads < 0) throw new UsageError("--threads must be a whole number (0: regenerate in the main thread)");

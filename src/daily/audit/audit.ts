@@ -62,7 +62,7 @@ export async function runCheck(check: CheckName, archive: AuditedArchive, saved:
 const CHECK_RUNNERS: Record<CheckName, (a: AuditedArchive, s: SavedInputs, p: Progress | undefined, h: Hashing) => Promise<string>> = {
   commitments: (a, s) => checkCommitments(a, s.manifest),
   regeneration: (a, _s, p) => checkRegeneration(a, p),
-  hashes: (a, s, p, h) => checkTileHashes(a, s.hashes, p, h),
+  hashes: (a, s, p, h) => checkTileHashes(a, s.hashes, p, h, s.hashesGameId),
   chain: (a, s, p, h) => checkChain(a, s.heads, s.manifest, p, h),
   replay: (a, _s, p) => checkReplay(a, p),
 };

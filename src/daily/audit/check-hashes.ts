@@ -14,7 +14,17 @@ export function archiveTileEncoding(gameId: string, t: ArchiveTile): string {
   return `mosaic-tile-v1|${gameId}|${t.id}|${t.x0},${t.y0},${t.w},${t.h}|${rects}|${t.solution}|${t.givens}`;
 }
 
-export async function checkTileHashes(archive: AuditedArchive, saved: Map<number, string> | undefined, progress?: Progress, hashing: Hashing = webCryptoHashing): Promise<string> {
+export async function checkTileHashes(
+  archive: AuditedArchive,
+  saved: Map<number, string> | undefined,
+  progress?: Progress,
+  hashing: Hashing = webCryptoHashing,
+  savedGameId?: string,
+): Promise<string> {
+  // Hashes saved from another day would differ at tile 0: say what is really wrong.
+  if (saved && savedGameId !== undefined && savedGameId !== archive.game_id) {
+    throw mismatch(`the saved hashes are of ${savedGameId}, not of this archive's ${archive.game_id}`, { field: "game_id" });
+  }
   const hmac = await hashing.hmacSha256Hex(hexToBytes(archive.day_key));
   const tiles = archive.tiles;
   for (let i = 0; i < tiles.length; i++) {

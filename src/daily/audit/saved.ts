@@ -30,6 +30,8 @@ export interface SavedInputs {
   manifest?: SavedManifest;
   /** Tile id → hash, as published live. */
   hashes?: Map<number, string>;
+  /** The game the saved hashes answer names (`game_id`), when it names one. */
+  hashesGameId?: string;
 }
 
 /** `HASH@REV` → a head; throws a message on bad syntax. */
@@ -80,4 +82,9 @@ export function parseHashes(doc: unknown): Map<number, string> {
     out.set(row.id as number, row.hash);
   });
   return out;
+}
+
+/** The game a saved hashes answer names (the route answers `{game_id, tiles_total, hashes}`), if any. */
+export function hashesGameId(doc: unknown): string | undefined {
+  return isRecord(doc) && typeof doc.game_id === "string" ? doc.game_id : undefined;
 }

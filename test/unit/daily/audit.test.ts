@@ -12,7 +12,7 @@ import type { Archive, ArchiveEvent } from "../../../src/daily/archive/format";
 import { auditArchive, type AuditReport } from "../../../src/daily/audit/audit";
 import type { CheckName } from "../../../src/daily/audit/mismatch";
 import { ArchiveFormatError, materialize, readArchive } from "../../../src/daily/audit/read-archive";
-import { parseHashes, parseHead, parseManifest, type SavedInputs } from "../../../src/daily/audit/saved";
+import { hashesGameId, parseHashes, parseHead, parseManifest, type SavedInputs } from "../../../src/daily/audit/saved";
 import { tileCells } from "../../../src/spectator";
 import { buildTestDay, copy, rechain, resign, type TestDay } from "../../support/test-day";
 
@@ -362,6 +362,16 @@ describe("tampering is found and named", () => {
     const f = await firstMismatch(archive, { hashes: live }, ["hashes"]);
     expect(f).toMatchObject({ check: "hashes", tile: 17, field: "hash" });
     expect(f.message).toContain("tile 17: hash differs from the one published live");
+  });
+
+  it("hashes saved from another day are named as such, not as a changed tile", async () => {
+    const answer = { game_id: "day-1999-01-01", tiles_total: archive.tiles.length, hashes: archive.tiles.map((t) => ({ id: t.id, hash: "ab".repeat(32) })) };
+    const f = await firstMismatch(archive, { hashes: parseHashes(answer), hashesGameId: hashesGameId(answer) }, ["hashes"]);
+    expect(f).toMatchObject({ check: "hashes", field: "game_id" });
+    expect(f.message).toBe(`the saved hashes are of day-1999-01-01, not of this archive's ${archive.game_id}`);
+    // The same day's answer, with its game_id, passes.
+    const own = { game_id: archive.game_id, hashes: archive.tiles.map((t) => ({ id: t.id, hash: t.hash })) };
+    expect((await audit(archive, { hashes: parseHashes(own), hashesGameId: hashesGameId(own) }, ["hashes"])).ok).toBe(true);
   });
 });
 
