@@ -188,8 +188,4 @@ export function createShell(scene: FieldScene): Shell {
   return shell;
 }
 
-/** A machine's name short enough to sit on a tile: its first 10 characters (an id loses its "m-"). */
-export function shortLabel(name: string): string {
-  const text = name.startsWith("m-") && /^m-[0-9a-f]{16}$/.test(name) ? name.slice(2, 8) : name;
-  return text.length > 10 ? `${text.slice(0, 9)}…` : text;
-}
+export { shortLabel } from "./field/labels";
