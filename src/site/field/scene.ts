@@ -15,7 +15,7 @@ export class FieldScene {
   readonly G: number;
   /** Every tile the page knows, in columns (objects on demand). */
   readonly tiles = new SceneTiles();
-  /** A tile covering each cell (the highest-status one), -1 for none known. */
+  /** The tile each cell shows (the highest status, then the highest id: `shows`), -1 for none known. */
   readonly cellTile: Int32Array;
   /** 0 nothing known, 1 hidden, 2 revealed, 3 solved: the highest status over covering tiles. */
   readonly cellStatus: Uint8Array;
@@ -53,8 +53,9 @@ export class FieldScene {
     const started = performance.now();
     const { G, cellStatus, cellTile } = this;
     const { rank, x0, y0, w, h, rectAt, rectData } = this.tiles;
-    // A shared cell shows its most advanced tile (the later one among equals). Plain loops over
-    // the columns: this is the first paint's inner loop (a million cells at G = 1000).
+    // A shared cell shows its most advanced tile, the highest id among equals (`shows`, inlined
+    // here: this is the first paint's inner loop, a million cells at G = 1000). Ids ascend, so
+    // `>=` lets the later tile win a tie.
     const cover = (id: number, r: number, x: number, y: number, rw: number, rh: number): void => {
       for (let row = y; row < y + rh; row++) {
         const end = row * G + x + rw;
@@ -90,7 +91,7 @@ export class FieldScene {
     const id = tile.id;
     this.tiles.forEachSpan(id, this.G, (start, end) => {
       for (let c = start; c < end; c++) {
-        if (rank >= this.cellStatus[c]) {
+        if (this.shows(c, id, rank)) {
           this.cellStatus[c] = rank;
           this.cellTile[c] = id;
           this.paint(c);
@@ -98,6 +99,16 @@ export class FieldScene {
       }
     });
     this.markDirty(tile.x0, tile.y0, tile.w, tile.h);
+  }
+
+  /**
+   * Whether tile `id` at status `rank` is the one cell `c` shows: the most advanced tile, the
+   * highest id among equals. The rule depends on the tiles alone, never on the order events came
+   * in, so a scene kept up event by event equals one rebuilt from the model (`coverAll`).
+   */
+  private shows(c: number, id: number, rank: number): boolean {
+    const current = this.cellStatus[c];
+    return rank > current || (rank === current && id >= this.cellTile[c]);
   }
 
   setValue(cell: number, value: number | null): void {
