@@ -9,8 +9,12 @@ export interface Shell {
   /** A tab and its panel; `onShow` runs each time the tab is selected (to freshen what it shows). */
   addTab(id: string, label: string, content: HTMLElement, onShow?: () => void): void;
   selectTab(id: string): void;
-  /** The status line; `link` follows the text (a closed day's replay). */
-  setStatus(text: string, state?: "live" | "offline" | "idle", link?: { href: string; text: string }): void;
+  /**
+   * The status line. `text` is the part screen readers announce (connection state: keep it rare);
+   * `extra.detail` follows it outside the live region (the revision, counts, progress) and
+   * `extra.link` after that (a closed day's replay).
+   */
+  setStatus(text: string, state?: "live" | "offline" | "idle", extra?: { detail?: string; link?: { href: string; text: string } }): void;
   setTitle(title: string, detail?: string): void;
   setHead(head: { hash: string; rev: number } | null): void;
   /** How the page names a machine (display name when known). */
@@ -37,6 +41,8 @@ export function createShell(scene: FieldScene): Shell {
   const tabs = byId("tabs");
   const panels = byId("tab-panels");
   const status = byId("status");
+  const statusState = byId("status-state");
+  const statusDetail = byId("status-detail");
   const title = byId("field-title");
   const headBox = byId("head-box");
   const headText = byId("head-text");
@@ -74,9 +80,16 @@ export function createShell(scene: FieldScene): Shell {
       for (const panel of panels.children) (panel as HTMLElement).hidden = panel.id !== `panel-${id}`;
       onShowOf.get(id)?.();
     },
-    setStatus(text, state = "idle", link) {
+    setStatus(text, state = "idle", extra = {}) {
       status.className = `status ${state === "offline" ? "offline" : ""}`;
-      status.replaceChildren(state === "idle" ? "" : el("span", { class: "live-dot", "aria-hidden": "true" }), text, link ? " · " : "", link ? el("a", { href: link.href, text: link.text }) : "");
+      const dot = state !== "idle";
+      // The live region is touched only when what it says changes: a screen reader would
+      // announce a rewrite even of the same words, and the revision moves every second or two.
+      if (statusState.textContent !== text || (statusState.firstElementChild !== null) !== dot) {
+        statusState.replaceChildren(dot ? el("span", { class: "live-dot", "aria-hidden": "true" }) : "", text);
+      }
+      const { detail, link } = extra;
+      statusDetail.replaceChildren(detail ? ` · ${detail}` : "", link ? " · " : "", link ? el("a", { href: link.href, text: link.text }) : "");
     },
     setTitle(text, detail) {
       title.replaceChildren(text, detail ? el("span", { class: "kind", text: detail }) : "");

@@ -53,6 +53,25 @@ describe("the live field", () => {
     await expect.poll(() => w.page.locator("#status").innerText()).toMatch(/rev \d+/);
   });
 
+  it("shows each new revision in the status line but announces only the connection state", async () => {
+    const { page } = w;
+    const region = page.locator("#status [role=status], #status[role=status]");
+    await expect.poll(() => region.innerText(), { timeout: 10_000 }).toMatch(/^Live\b/);
+    // Every mutation of the live region is something a screen reader may speak.
+    await page.evaluate(() => {
+      const region = document.querySelector("#status [role=status], #status[role=status]")!;
+      const spoken: string[] = [];
+      new MutationObserver(() => spoken.push(region.textContent ?? "")).observe(region, { childList: true, subtree: true, characterData: true });
+      (window as unknown as { spoken: string[] }).spoken = spoken;
+    });
+    expect(await region.innerText()).toBe("Live");
+    await team.pass();
+    await waitForRevision(page, team.revision);
+    await expect.poll(() => page.locator("#status").innerText(), { timeout: 10_000 }).toContain(`rev ${team.revision} `);
+    expect(await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken)).toEqual([]);
+    expect(await region.innerText()).toBe("Live");
+  });
+
   it("follows the agents' play without a reload, and its state equals the API's", async () => {
     const navigations: string[] = [];
     w.page.on("framenavigated", (f) => navigations.push(f.url()));

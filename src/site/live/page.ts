@@ -121,7 +121,7 @@ class LiveView {
           if (open && this.reconnects > 0) this.shell.setStatus("Reconnected: catching up…", "live");
           if (!open) {
             this.reconnects++;
-            this.shell.setStatus(`Connection lost: reconnecting (attempt ${attempt})…`, "offline");
+            this.shell.setStatus("Connection lost: reconnecting…", "offline", { detail: `attempt ${attempt}` });
           } else this.renderStatus();
         },
       },
@@ -298,11 +298,10 @@ class LiveView {
     // The live dot is for a field still being played; a closed day points to its replay.
     const playing = model.status === "playing";
     const replay = model.status === "closed" && this.gameId.startsWith("day-") ? { href: `/replay/${encodeURIComponent(this.gameId)}`, text: "Replay this day" } : undefined;
-    this.shell.setStatus(
-      `${state} · rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${counted(agents, "agent")}`,
-      playing ? (this.connected ? "live" : "offline") : "idle",
-      replay,
-    );
+    this.shell.setStatus(state, playing ? (this.connected ? "live" : "offline") : "idle", {
+      detail: `rev ${formatInt(model.revision)} · ${formatInt(model.solvedCount)} of ${formatInt(model.tilesTotal)} tiles solved · ${counted(agents, "agent")}`,
+      link: replay,
+    });
   }
 }
 

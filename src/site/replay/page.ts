@@ -41,7 +41,7 @@ export async function startReplay(dayParam: string): Promise<void> {
 
   let archive: Archive;
   try {
-    archive = await fetchArchive(day, (bytes) => shell.setStatus(`Loading the archive… ${formatInt(Math.round(bytes / 1024))} KiB`));
+    archive = await fetchArchive(day, (bytes) => shell.setStatus("Loading the archive…", "idle", { detail: `${formatInt(Math.round(bytes / 1024))} KiB` }));
   } catch (err) {
     shell.setStatus(`No archive for ${day}: ${(err as Error).message}`);
     shell.selectTab("fields");
