@@ -19,6 +19,7 @@ import {
   type LogHead,
   type MeetRecord,
   type MeetingRecord,
+  type RingRecord,
   type PublicEvent,
   type RetractEvent,
   type RevealEvent,
@@ -103,6 +104,7 @@ export class SpectatorModel {
   /** Union-find over agent indices; a root is its group's lowest member. */
   private readonly parent: number[] = [];
   readonly meetings: MeetingRecord[] = [];
+  readonly rings: RingRecord[] = [];
 
   constructor(header: ModelHeader) {
     this.gameId = header.gameId;
@@ -395,6 +397,7 @@ export class SpectatorModel {
     this.ensureTiles(e.first_tile + e.tiles);
     this.tilesTotal = e.first_tile + e.tiles;
     this.grown++;
+    this.rings.push({ ring: e.ring, rev: e.rev, first_tile: e.first_tile, tiles: e.tiles });
     for (let t = e.first_tile; t < this.tilesTotal; t++) {
       if (!this.fog && this.geometry[t]) newly.push(t);
       if (this.neighbours(t).some((n) => this.tileStatus[n] !== HIDDEN)) this.markReached(t, this.fog ? newly : []);
@@ -566,6 +569,7 @@ export class SpectatorModel {
       machines: this.machines.map(({ index: _index, sessions: _s, agents: _a, ...m }) => ({ ...m, health: { ...m.health } })),
       groups: this.groups(),
       meetings: this.meetings.map((m) => ({ ...m, with: [...m.with] })),
+      rings: this.rings.map((r) => ({ ...r })),
       totals: { reward: this.totalReward, solved: this.solvedCount },
     };
   }
@@ -606,6 +610,7 @@ export class SpectatorModel {
     });
     for (const g of s.groups) for (const member of g) model.union(g[0], member);
     model.meetings.push(...s.meetings.map((m) => ({ ...m, with: [...m.with] })));
+    model.rings.push(...(s.rings ?? []).map((r) => ({ ...r })));
     model.status = s.status;
     model.revision = s.revision;
     model.head = { ...s.log_head };

@@ -196,6 +196,14 @@ export interface MeetingRecord {
   with: string[];
 }
 
+/** A ring the field grew (its `grow` event), so a page opened later can still mark it. */
+export interface RingRecord {
+  ring: number;
+  rev: number;
+  first_tile: number;
+  tiles: number;
+}
+
 export const SNAPSHOT_FORMAT = "mosaic-spectator-v1";
 
 /**
@@ -226,6 +234,8 @@ export interface SpectatorSnapshot {
   /** Groups as lists of agent indices, each ascending, ordered by their lowest member. */
   groups: number[][];
   meetings: MeetingRecord[];
+  /** The rings grown, in log order (absent from snapshots written before it was added). */
+  rings?: RingRecord[];
   totals: { reward: number; solved: number };
 }
 

@@ -3,13 +3,15 @@ import { Camera, type FieldBox } from "./camera";
 import { tileOutline } from "./outline";
 import type { FieldScene, SceneTile } from "./scene";
 
-/** A transient mark on the field: where groups met, where a machine died. */
+/** A mark on the field: where groups met, where a machine died (it pulses for a minute, then stays dim). */
 export interface FieldMarker {
   kind: "meet" | "death";
   x: number;
   y: number;
   label: string;
-  /** performance.now() when it appeared (markers fade after a while). */
+  /** The revision of the event it marks (one event's marks are never added twice). */
+  rev: number;
+  /** performance.now() when it appeared (markers fade to a dim mark after a while). */
   since: number;
 }
 
@@ -203,12 +205,10 @@ export class FieldView {
     }
     this.drawTimes[this.drawCount % FRAME_SAMPLES] = performance.now() - started;
     this.drawCount++;
-    // Markers fade: keep drawing while any is young (once a second is enough when motion is reduced).
-    if (this.markers.length) {
-      const now = performance.now();
-      this.markers = this.markers.filter((m) => now - m.since < MARKER_LIFETIME_MS);
-      if (this.markers.length) setTimeout(() => this.invalidate(), this.reducedMotion ? 1000 : 100);
-    }
+    // New markers pulse and fade to a steady dim mark: keep drawing while any is young (once a
+    // second is enough when motion is reduced). They stay, as a page opened later shows them.
+    const now = performance.now();
+    if (this.markers.some((m) => now - m.since < MARKER_LIFETIME_MS)) setTimeout(() => this.invalidate(), this.reducedMotion ? 1000 : 100);
   }
 
   private drawRings(): void {
@@ -442,7 +442,7 @@ export class FieldView {
     for (const m of this.markers) {
       const age = (now - m.since) / MARKER_LIFETIME_MS;
       const p = camera.toScreen(m.x, m.y);
-      const pulse = this.reducedMotion ? 0 : 4 * Math.sin(now / 180);
+      const pulse = this.reducedMotion || age >= 1 ? 0 : 4 * Math.sin(now / 180);
       ctx.globalAlpha = Math.max(0.35, 1 - age);
       ctx.beginPath();
       if (m.kind === "meet") {

@@ -14,7 +14,7 @@ import { colourMachines } from "../palette";
 import { createShell, shortLabel, type Shell } from "../shell";
 import { LiveFeed } from "./feed";
 import { HashBook } from "./hashes";
-import { markersFor, reachedBox } from "./markers";
+import { markedRevisions, markersFor, pastMarkers, reachedBox, ringBoxes } from "./markers";
 
 /** Resolves after the next frame was drawn (so the first paint is not held up by later work). */
 function nextFrame(): Promise<void> {
@@ -173,8 +173,27 @@ class LiveView {
     this.head = model.head;
     this.renderPanels();
     this.renderStatus();
+    this.shell.view.rings = ringBoxes(model, scene);
+    void this.markPast(model, scene);
     // The overlays need neighbour lists: after the first paint, not before it.
     setTimeout(() => this.renderOverlays(), 0);
+  }
+
+  /** Meetings and deaths before the snapshot, marked as a page watching then marked them. */
+  private async markPast(model: SpectatorModel, scene: FieldScene): Promise<void> {
+    const revs = markedRevisions(model);
+    const events = await Promise.all(
+      revs.map((rev) =>
+        getJson<{ events?: PublicEvent[] } | PublicEvent[]>(gamePath(this.gameId, `/events?from=${rev}&limit=1`)).then(
+          (body) => (Array.isArray(body) ? body : (body.events ?? [])).filter((e) => e.rev === rev),
+          () => [],
+        ),
+      ),
+    );
+    // A resync may have replaced the scene meanwhile: its own load marks the past again.
+    if (this.shell.view.scene !== scene) return;
+    this.shell.view.markers = [...pastMarkers(model, scene, events.flat(), this.shell.nameOf), ...this.shell.view.markers.filter((m) => !revs.includes(m.rev))];
+    this.shell.view.invalidate();
   }
 
   /** The last events before the snapshot, so the log opens with context. */
@@ -216,7 +235,6 @@ class LiveView {
     for (const e of applied) {
       syncEvent(scene, model, e, []);
       if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(model, scene, e, this.shell.nameOf));
-      if (e.type === "grow") this.shell.view.rings.push(...ringBox(scene, e));
     }
     if (geometry.length && model.fog) {
       // Newly reached tiles under fog: keep the reach in view, unless the spectator has moved the camera.
@@ -276,6 +294,8 @@ class LiveView {
   private renderOverlays(): void {
     const model = this.model;
     if (!model) return;
+    // Under fog a ring's frame widens as its tiles are reached.
+    this.shell.view.rings = ringBoxes(model, this.shell.view.scene);
     this.frontier.refresh(model, this.shell.view.seeds, this.shell.view.frontier);
     this.shell.view.invalidate();
   }
@@ -307,21 +327,4 @@ class LiveView {
 
 function prefixed(prefix: string, record: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [prefix + k, v]));
-}
-
-function ringBox(scene: FieldScene, e: PublicEvent): Array<{ ring: number; x: number; y: number; w: number; h: number }> {
-  if (e.type !== "grow") return [];
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (let t = e.first_tile; t < e.first_tile + e.tiles; t++) {
-    const tile = scene.tiles.get(t);
-    if (!tile) continue;
-    x0 = Math.min(x0, tile.x0);
-    y0 = Math.min(y0, tile.y0);
-    x1 = Math.max(x1, tile.x0 + tile.w);
-    y1 = Math.max(y1, tile.y0 + tile.h);
-  }
-  return x1 > x0 ? [{ ring: e.ring, x: x0, y: y0, w: x1 - x0, h: y1 - y0 }] : [];
 }

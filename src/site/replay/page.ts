@@ -10,7 +10,7 @@ import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
 import { colourMachines } from "../palette";
-import { markersFor, reachedBox } from "../live/markers";
+import { markedRevisions, markersFor, pastMarkers, reachedBox, ringBoxes } from "../live/markers";
 import { createShell, shortLabel, type Shell } from "../shell";
 import type { Archive as ArchiveDocument } from "../../daily/archive/format";
 import { checkArchive } from "./verify";
@@ -273,7 +273,9 @@ class ReplayPlayer {
     this.scene = sceneFromModel(this.model);
     pageHandle().scene = this.scene;
     this.shell.view.setScene(this.scene, { keepCamera: true });
-    this.shell.view.markers = [];
+    // The meetings and deaths up to this revision, as a spectator watching since the start saw them.
+    const events = this.archive.events as PublicEvent[];
+    this.shell.view.markers = pastMarkers(this.model, this.scene, markedRevisions(this.model).map((rev) => events[rev - 1]), this.shell.nameOf);
     this.frontier.forget();
     this.renderAll();
   }
@@ -299,6 +301,7 @@ class ReplayPlayer {
   }
 
   private renderOverlays(): void {
+    this.shell.view.rings = ringBoxes(this.model, this.scene);
     this.frontier.refresh(this.model, this.shell.view.seeds, this.shell.view.frontier);
     this.shell.view.invalidate();
   }
