@@ -17,6 +17,8 @@ export interface Shell {
   setStatus(text: string, state?: "live" | "offline" | "idle", extra?: { detail?: string; link?: { href: string; text: string } }): void;
   setTitle(title: string, detail?: string): void;
   setHead(head: { hash: string; rev: number } | null): void;
+  /** A short line over the field when it has nothing to show yet (null hides it). */
+  setHint(text: string | null): void;
   /** How the page names a machine (display name when known). */
   nameOf: (machine: string) => string;
   /** The hash of a tile, when the page has it or can fetch it. */
@@ -44,6 +46,7 @@ export function createShell(scene: FieldScene): Shell {
   const statusState = byId("status-state");
   const statusDetail = byId("status-detail");
   const title = byId("field-title");
+  const hint = byId("field-hint");
   const headBox = byId("head-box");
   const headText = byId("head-text");
   const copy = byId<HTMLButtonElement>("copy-head");
@@ -94,6 +97,10 @@ export function createShell(scene: FieldScene): Shell {
     setTitle(text, detail) {
       title.replaceChildren(text, detail ? el("span", { class: "kind", text: detail }) : "");
       document.title = `${text} — Mosaic`;
+    },
+    setHint(text) {
+      hint.hidden = text === null;
+      hint.textContent = text ?? "";
     },
     setHead(head) {
       headBox.hidden = !head;

@@ -12,11 +12,11 @@ import type { RefereeEvent, WriteInput } from "../../src/referee/types";
 
 export const HOSTILE_INTENT = `<img src=x onerror="window.__pwned=1">`;
 
-export async function makeArchive(day = "2026-11-30"): Promise<{ text: string; day: string; events: number }> {
+export async function makeArchive(day = "2026-11-30", opts: { fog?: boolean } = {}): Promise<{ text: string; day: string; events: number }> {
   const gameId = `day-${day}`;
   const daySeed = "5e".repeat(32);
   const dayKey = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 255);
-  const rules = { guess: "accept" as const, depth: 0 as const, fog: false };
+  const rules = { guess: "accept" as const, depth: 0 as const, fog: opts.fog ?? false };
   const field = await generateField({ kind: "scatter", G: 60, seed: daySeed });
   const referee = new Referee({ gameId, seed: daySeed, field, rules });
   const commit = await seedCommit(daySeed);

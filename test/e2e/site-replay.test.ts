@@ -20,10 +20,10 @@ beforeAll(async () => {
 });
 
 /** Opens the replay of `day` with the archive route answering `text`. */
-async function openReplay(text: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
+async function openReplay(text: string, viewport?: { width: number; height: number }, day = archive.day): Promise<WatchedPage> {
   const w = await openPage(browser(), baseUrl, "/favicon.svg", viewport ? { viewport } : {});
-  await w.page.route(`**/api/archives/${archive.day}`, (r) => r.fulfill({ status: 200, contentType: "application/json", body: text }));
-  await w.page.goto(`${baseUrl}/replay/${archive.day}`);
+  await w.page.route(`**/api/archives/${day}`, (r) => r.fulfill({ status: 200, contentType: "application/json", body: text }));
+  await w.page.goto(`${baseUrl}/replay/${day}`);
   await w.page.waitForFunction(() => {
     const r = window.mosaic?.replay as { verified?: boolean | null } | undefined;
     return r !== undefined && r.verified !== null && r.verified !== undefined;
@@ -118,6 +118,59 @@ describe("a replay", () => {
     expect(canvas!.height).toBeGreaterThan(150);
     await screenshot(phone.page, "replay-phone");
     await phone.context.close();
+  });
+});
+
+describe("a fogged replay", () => {
+  let w: WatchedPage;
+  beforeAll(async () => {
+    const fogged = await makeArchive("2026-11-29", { fog: true });
+    w = await openReplay(fogged.text, undefined, fogged.day);
+  });
+  afterAll(async () => {
+    await w?.context.close();
+  });
+
+  interface CameraState {
+    x: number;
+    y: number;
+    scale: number;
+    following: boolean;
+  }
+  const camera = (page: Page): Promise<CameraState> =>
+    page.evaluate(() => {
+      const c = window.mosaic!.view!.camera as unknown as { x: number; y: number; scale: number; following: boolean };
+      return { x: c.x, y: c.y, scale: c.scale, following: c.following };
+    });
+
+  it("says why the field is blank at revision 0, then follows the reached area as it plays, until the viewer zooms", async () => {
+    const { page } = w;
+    const hint = page.locator("#field-hint");
+    expect(await hint.isVisible()).toBe(true);
+    expect(await hint.innerText()).toMatch(/Nothing reached yet/);
+    const blank = await camera(page);
+
+    // The first join reaches its seed tile: the camera frames it, closer than the whole canvas.
+    await page.getByRole("button", { name: "Forward one event" }).click();
+    expect(await hint.isVisible()).toBe(false);
+    const first = await camera(page);
+    expect(first.scale).toBeGreaterThan(blank.scale * 1.5);
+    expect(first.following).toBe(true);
+
+    // Played on, the reach widens and the camera keeps it framed.
+    const last = (await replayState(page)).last;
+    for (let rev = 2; rev <= last / 2; rev++) await page.evaluate((r) => (window.mosaic!.seek as (r: number) => void)(r), rev);
+    const played = await camera(page);
+    expect(played.following).toBe(true);
+    expect(played).not.toEqual(first);
+
+    // Once the viewer zooms, playing on leaves the camera where they put it.
+    await page.getByRole("button", { name: "Zoom in" }).click();
+    const zoomed = await camera(page);
+    expect(zoomed.following).toBe(false);
+    await page.evaluate((r) => (window.mosaic!.seek as (r: number) => void)(r), last);
+    expect(await camera(page)).toEqual(zoomed);
+    expect(w.errors).toEqual([]);
   });
 });
 

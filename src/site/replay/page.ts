@@ -159,7 +159,7 @@ class ReplayPlayer {
     shell.setTitle(`Replay ${archive.day ?? archive.game_id}`, `G=${archive.G} · ${formatInt(last)} events`);
     shell.setHead(archive.log_head);
     this.renderAll();
-    this.fitReached();
+    this.followReach();
     pageHandle().replayState = () => this.state();
     pageHandle().seek = (rev: number) => this.seek(rev);
   }
@@ -259,6 +259,7 @@ class ReplayPlayer {
         if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(this.model, this.scene, e, this.shell.nameOf));
       }
       this.log.add(events.slice(Math.max(from, to - LOG_WINDOW), to));
+      this.followReach();
       this.shell.view.sceneChanged();
       this.renderPosition();
       this.refreshBoard();
@@ -278,6 +279,7 @@ class ReplayPlayer {
     this.shell.view.markers = pastMarkers(this.model, this.scene, markedRevisions(this.model).map((rev) => events[rev - 1]), this.shell.nameOf);
     this.frontier.forget();
     this.renderAll();
+    this.followReach();
   }
 
   private renderAll(): void {
@@ -306,8 +308,13 @@ class ReplayPlayer {
     this.shell.view.invalidate();
   }
 
-  private fitReached(): void {
+  /**
+   * Keeps what has been reached in view as the replay plays, as the live page does, until the
+   * viewer pans or zooms (⤢ follows again). Under fog at the start nothing is drawn: say why.
+   */
+  private followReach(): void {
     const box = reachedBox(this.scene);
-    if (box && this.fog) this.shell.view.fit(box);
+    if (box) this.shell.view.follow(box);
+    this.shell.setHint(box ? null : "Nothing reached yet: press Play, or tick “whole geometry”.");
   }
 }
