@@ -110,6 +110,44 @@ describe("a replay", () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  it("keeps the slider and the speed menu still while the revision label changes", async () => {
+    const { page } = w;
+    const places = async () => ({
+      slider: await page.getByRole("slider", { name: "Revision" }).boundingBox(),
+      speed: await page.getByRole("combobox", { name: /Speed/ }).boundingBox(),
+    });
+    await page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(0));
+    const atStart = await places();
+    for (const rev of [7, 99, archive.events]) {
+      await page.evaluate((r) => (window.mosaic!.seek as (r: number) => void)(r), rev);
+      expect(await places(), `at revision ${rev}`).toEqual(atStart);
+    }
+  });
+
+  it("prints the log's small print at AA contrast and says what the leaderboard's figures mean without hover", async () => {
+    const { page } = w;
+    await page.getByRole("tab", { name: "Log" }).click();
+    // Contrast of the revision numbers against the panel behind them (WCAG 2 relative luminance).
+    const ratio = await page.locator(".log-list .ev .rev").first().evaluate((node) => {
+      const rgb = (css: string) => (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+      const lum = ([r, g, b]: number[]) => {
+        const lin = (v: number) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+      };
+      let back: Element | null = node;
+      while (back && getComputedStyle(back).backgroundColor.match(/rgba\(.*, 0\)|transparent/)) back = back.parentElement;
+      const fg = lum(rgb(getComputedStyle(node).color));
+      const bg = lum(rgb(getComputedStyle(back ?? document.body).backgroundColor));
+      return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    });
+    expect(ratio).toBeGreaterThanOrEqual(4.5);
+
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
+    const health = await page.locator("table.leaderboard tbody tr").first().locator("[class^=health-]").innerText();
+    expect(health).toMatch(/^\w+ · \d+\.\d % wrong$/);
+    expect(await page.locator("#panel-leaderboard .table-legend").innerText()).toMatch(/Guesses: accepted cells propagation did not force/);
+  });
+
   it("fits a phone", async () => {
     const phone = await openReplay(archive.text, PHONE);
     const bar = await phone.page.locator("#replay-bar").boundingBox();

@@ -23,7 +23,9 @@ const COLUMNS: Array<Column<LeaderboardRow>> = [
     key: "health",
     label: "Health",
     value: (r) => r.health.state,
-    render: (r) => el("span", { class: `health-${r.health.state}`, text: `${r.health.state} ${(r.health.rate_bp / 100).toFixed(1)} %` }),
+    // The percentage is the wrong-cell rate, not a health score: "healthy 0.0 %" read as no health.
+    render: (r) => el("span", { class: `health-${r.health.state}`, text: `${r.health.state} · ${(r.health.rate_bp / 100).toFixed(1)} % wrong` }),
+    title: "the machine's state and its share of wrong cells over its recent commits",
   },
   { key: "died_at", label: "Died", value: (r) => r.died_at, render: (r) => (r.died_at ? formatTime(r.died_at) : "–") },
   { key: "sessions", label: "Sessions", value: (r) => r.sessions.length, numeric: true },
@@ -40,11 +42,18 @@ export class LeaderboardPanel {
   constructor(caption = "Leaderboard: one row per machine") {
     this.table = new SortableTable(COLUMNS, { caption, sortKey: "reward", rowKey: (r) => r.machine, className: "leaderboard" });
     this.note = el("p", { class: "note" });
+    // Said in the page, not only in header tooltips a phone cannot show.
+    const legend = el(
+      "p",
+      { class: "note table-legend" },
+      "Forced: share of accepted cells that propagation forced. Guesses: accepted cells propagation did not force (the referee's class, not the agent's own count). Health: state and share of wrong cells over recent commits.",
+    );
     this.root = el(
       "section",
       { class: "panel" },
       el("header", { class: "panel-head" }, el("h2", { text: "Leaderboard" })),
       el("div", { class: "table-wrap" }, this.table.root),
+      legend,
       this.note,
     );
   }

@@ -131,7 +131,8 @@ class ReplayPlayer {
     speed.addEventListener("change", () => (this.speed = Number(speed.value)));
     const fogToggle = el("input", { type: "checkbox", checked: !this.fog });
     fogToggle.addEventListener("change", () => this.setFog(!fogToggle.checked));
-    this.label = el("span", { class: "mono" });
+    this.label = el("span", { class: "mono replay-pos" });
+    this.label.style.minWidth = `${positionText(last, last, "00:00:00", archive.tiles.length).length + 1}ch`;
     this.verdict = el("div", { class: "verify pending", role: "status", text: "Verifying the archive…" });
     // On a phone the verdict is one line; a tap shows all of it.
     this.verdict.addEventListener("click", () => this.verdict.classList.toggle("expanded"));
@@ -295,7 +296,7 @@ class ReplayPlayer {
     const m = this.model;
     this.range.value = String(m.revision);
     const at = m.revision > 0 ? formatTime(this.archive.events[m.revision - 1].at as number) : "start";
-    this.label.textContent = `rev ${formatInt(m.revision)} / ${formatInt(this.replay.last)} · ${at} UTC · ${formatInt(m.solvedCount)} solved`;
+    this.label.textContent = positionText(m.revision, this.replay.last, at, m.solvedCount);
   }
 
   private renderBoard(): void {
@@ -317,4 +318,8 @@ class ReplayPlayer {
     if (box) this.shell.view.follow(box);
     this.shell.setHint(box ? null : "Nothing reached yet: press Play, or tick “whole geometry”.");
   }
+}
+
+function positionText(rev: number, last: number, at: string, solved: number): string {
+  return `rev ${formatInt(rev)} / ${formatInt(last)} · ${at} UTC · ${formatInt(solved)} solved`;
 }
