@@ -6,6 +6,7 @@ import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+import { publicCors } from "./middleware/public-cors";
 import { spectatorRoutes } from "./spectator-routes";
 import type { AppEnv } from "./types";
 
@@ -21,6 +22,8 @@ export const MAX_API_BODY_BYTES = 16 * 1024;
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const app = new Hono<AppEnv>();
+  // First, so that every public read answer (and every refusal of one) is readable cross-origin.
+  app.use("*", publicCors);
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { gameOfArchiveName, listArchives } from "../daily/archive-index";
 import { dateOfGame } from "../daily/day-dates";
 import { etagMatches } from "../game/public-reads";
-import { hashedJson, jsonError, PUBLIC_HEADERS } from "./public-json";
+import { hashedJson, jsonError } from "./public-json";
 
 /**
  * Day archives (SPEC §9): the list, and each archive's gzip bytes as written at the close, either
@@ -23,7 +23,7 @@ export function archiveRoutes(): Hono<{ Bindings: Env }> {
     const key = `${gameId}.json.gz`;
     const head = await c.env.ARCHIVES.head(key);
     if (!head) return jsonError(404, "missing", `no archive for ${gameId} (a day is archived when it closes; GET /api/archives lists them)`);
-    const headers = new Headers({ ...PUBLIC_HEADERS, ETag: head.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" });
+    const headers = new Headers({ ETag: head.httpEtag, "Cache-Control": "public, max-age=31536000, immutable" });
     if (etagMatches(c.req.header("If-None-Match") ?? null, head.httpEtag)) return new Response(null, { status: 304, headers });
     const obj = await c.env.ARCHIVES.get(key);
     if (!obj) return jsonError(404, "missing", `no archive for ${gameId}`);

@@ -1,12 +1,9 @@
 import { createHash } from "node:crypto";
 import { etagMatches } from "../game/public-reads";
 
-/** Shared by the public read routes: JSON text answers with weak ETags, CORS for any origin, 304s. */
+/** Shared by the public read routes: JSON text answers with weak ETags and 304s (CORS: `publicCors`). */
 
 export const JSON_TYPE = "application/json; charset=utf-8";
-
-/** Public reads are readable from any origin (no credentials are involved). */
-export const PUBLIC_HEADERS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" } as const;
 
 /** Revalidate every time (cheap with If-None-Match), or keep for good when the body can never change. */
 export function cacheControl(immutable: boolean): string {
@@ -14,12 +11,12 @@ export function cacheControl(immutable: boolean): string {
 }
 
 export function jsonError(status: number, code: string, message: string): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...PUBLIC_HEADERS } });
+  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store" } });
 }
 
 /** A ready JSON text with its ETag, or 304 when the client's If-None-Match holds it. */
 export function jsonAnswer(status: number, body: string, etag: string | undefined, immutable = false): Response {
-  const headers: Record<string, string> = { "Cache-Control": status >= 400 ? "no-store" : cacheControl(immutable), ...PUBLIC_HEADERS };
+  const headers: Record<string, string> = { "Cache-Control": status >= 400 ? "no-store" : cacheControl(immutable) };
   if (etag) headers.ETag = etag;
   if (status === 304) return new Response(null, { status, headers });
   headers["Content-Type"] = JSON_TYPE;

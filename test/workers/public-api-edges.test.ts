@@ -1,0 +1,77 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createPlaying } from "./game-helpers";
+
+/**
+ * The edges of the public read API that every route shares (README "Public HTTP API"): CORS for
+ * any origin and its preflight, 404s and refusals, conditional requests, encodings, methods.
+ */
+
+const BASE = "http://mosaic.test";
+
+async function get(path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  return exports.default.fetch(new Request(BASE + path, init));
+}
+
+let playing: Promise<string> | null = null;
+/** One small playing field, shared by the tests below. */
+function playingField(): Promise<string> {
+  playing ??= createPlaying({ kind: "scatter", G: 24 }, 24).then(async ({ gameId }) => {
+    for (let i = 0; i < 200 && (await get(`/api/games/${gameId}/snapshot`)).status === 404; i++) await new Promise((r) => setTimeout(r, 25));
+    return gameId;
+  });
+  return playing;
+}
+
+const ROUTES = ["", "/hashes", "/tiles?rect=0,0,4,4", "/events", "/snapshot", "/leaderboard", "/analysis"];
+
+describe("CORS on the public reads", () => {
+  it("every public read, its 404 and its refusals are readable from any origin with ETag exposed", async () => {
+    const gameId = await playingField();
+    const paths = [
+      "/api/health",
+      "/api/games",
+      "/api/archives",
+      "/api/archives/nope",
+      "/api/archives/day-2031-01-02.json.gz",
+      "/api/games/bad%20id!/snapshot",
+      ...ROUTES.map((r) => `/api/games/${gameId}${r}`),
+      ...ROUTES.map((r) => `/api/games/no-such-game${r}`),
+    ];
+    for (const path of paths) {
+      const r = await get(path, { headers: { Origin: "https://elsewhere.example" } });
+      expect(r.headers.get("Access-Control-Allow-Origin"), path).toBe("*");
+      expect(r.headers.get("Access-Control-Expose-Headers"), path).toContain("ETag");
+      if (r.status === 200 && path !== "/api/health") expect(r.headers.get("ETag"), path).toBeTruthy();
+      await r.arrayBuffer();
+    }
+  });
+
+  it("answers the preflight of a cross-origin If-None-Match on every public read", async () => {
+    const gameId = await playingField();
+    for (const path of ["/api/health", "/api/games", "/api/archives", "/api/archives/day-2031-01-02", ...ROUTES.map((r) => `/api/games/${gameId}${r}`)]) {
+      const r = await get(path, {
+        method: "OPTIONS",
+        headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" },
+      });
+      expect(r.status, path).toBe(204);
+      expect(r.headers.get("Access-Control-Allow-Origin"), path).toBe("*");
+      expect(r.headers.get("Access-Control-Allow-Methods"), path).toContain("GET");
+      expect(r.headers.get("Access-Control-Allow-Methods"), path).toContain("HEAD");
+      expect(r.headers.get("Access-Control-Allow-Headers")?.toLowerCase(), path).toContain("if-none-match");
+      expect(Number(r.headers.get("Access-Control-Max-Age")), path).toBeGreaterThan(0);
+    }
+  });
+
+  it("leaves /mcp's and /api/keys' own origin checks as they were", async () => {
+    const mcp = await get("/mcp", { method: "OPTIONS", headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "POST" } });
+    expect(mcp.status).toBe(403);
+    expect(mcp.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    const keys = await get("/api/keys/whoami", { headers: { Origin: "https://elsewhere.example" } });
+    expect(keys.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    await keys.arrayBuffer();
+    const keysPreflight = await get("/api/keys/auth", { method: "OPTIONS", headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "POST" } });
+    expect(keysPreflight.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    await keysPreflight.arrayBuffer();
+  });
+});
