@@ -43,6 +43,16 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
-  app.notFound((c) => c.env.ASSETS.fetch(c.req.raw));
+  app.notFound((c) => (isApiPath(c.req.path) ? unknownRoute(c.req.method, c.req.path) : c.env.ASSETS.fetch(c.req.raw)));
   return app as unknown as Hono<{ Bindings: Env }>;
+}
+
+/** Paths the API owns: never handed to the site, whose fallback would answer them with index.html. */
+export function isApiPath(path: string): boolean {
+  return /^\/(?:api|mcp)(?:\/|$)/.test(path);
+}
+
+function unknownRoute(method: string, path: string): Response {
+  const message = `no such route: ${method} ${path.slice(0, 200)} (the README's "Public HTTP API" lists them)`;
+  return Response.json({ error: { code: "missing", message } }, { status: 404, headers: { "Cache-Control": "no-store" } });
 }
