@@ -4,6 +4,7 @@ import { AnalysisDuty } from "./analysis-duty";
 import { DisplayNames } from "./display-names";
 import { LiveFeed } from "./live-feed";
 import { LiveStore, type UsageRow } from "./live-store";
+import { spectatorGate } from "./spectator-gate";
 import { SpectatorState } from "./spectator-state";
 
 /** A read answered by the field object for a spectator route: status, JSON text, ETag. */
@@ -45,7 +46,7 @@ export class LiveDuties {
 
   /** `GET /api/games/:id/snapshot`: the model at the head as compact JSON (docs/spectator.md). */
   async snapshot(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
-    const gate = this.gate();
+    const gate = spectatorGate(this.f);
     if (gate) return gate;
     let model = this.state.current()!;
     await this.names.apply(model);
@@ -59,7 +60,7 @@ export class LiveDuties {
 
   /** `GET /api/games/:id/leaderboard`: SPEC §11's rows at the head. */
   async leaderboard(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
-    const gate = this.gate();
+    const gate = spectatorGate(this.f);
     if (gate) return gate;
     let model = this.state.current()!;
     await this.names.apply(model);
@@ -73,7 +74,7 @@ export class LiveDuties {
 
   /** `GET /api/games/:id/analysis`: SPEC §11's groups with efficiency columns and intervals. */
   async analysis(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
-    const gate = this.gate();
+    const gate = spectatorGate(this.f);
     if (gate) return gate;
     const body = await this.analysisDuty.document(this.state.current()!);
     const etag = `W/"a${hashText(body)}"`;
@@ -88,16 +89,6 @@ export class LiveDuties {
     if (clean.length > 0) this.store.addUsage(clean);
   }
 
-  /** 404 for no field, 503 while generating, 409 when failed; null when there is play to show. */
-  private gate(): SpectatorAnswer | null {
-    if (this.f.referee && this.f.field) return null;
-    const status = this.f.meta<string>("status") ?? "missing";
-    if (status === "missing") return { status: 404, body: JSON.stringify({ error: { code: "missing", message: "no such game" } }) };
-    if (status === "generating") {
-      return { status: 503, retryAfter: 2, body: JSON.stringify({ error: { code: "generating", message: "the field is still generating: retry shortly" } }) };
-    }
-    return { status: 409, body: JSON.stringify({ error: { code: "failed", message: this.f.meta<string>("failure") ?? this.f.loadError ?? "the field could not be loaded" } }) };
-  }
 }
 
 /** A short, stable hash of a text (FNV-1a, 32 bits, hex) for ETags. */

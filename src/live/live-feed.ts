@@ -1,6 +1,7 @@
 import type { ChainedEvent, FieldContext } from "../game/field-context";
 import { packTiles, type LiveMessage, type LogHead, type PublicEvent, type SpectatorModel, type TileGeometry } from "../spectator";
 import type { LiveStore } from "./live-store";
+import { spectatorGate } from "./spectator-gate";
 import type { SpectatorState } from "./spectator-state";
 
 /** Tag of spectator sockets (`ctx.getWebSockets(SPECTATOR_TAG)`). */
@@ -80,8 +81,15 @@ export class LiveFeed {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return json(426, { error: { code: "bad_input", message: "the live feed is a WebSocket: send Upgrade: websocket" } });
     }
+    const gate = spectatorGate(this.f);
+    if (gate) {
+      const headers = new Headers({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      if (gate.retryAfter !== undefined) headers.set("retry-after", String(gate.retryAfter));
+      return new Response(gate.body, { status: gate.status, headers });
+    }
+    // The gate let through a loaded field, whose model is always there.
     const model = this.state.current();
-    if (!model) return json(this.f.referee ? 409 : 404, { error: notPlaying(this.f) });
+    if (!model) return json(409, { error: { code: "failed", message: this.f.loadError ?? "the field could not be loaded" } });
     const fromParam = new URL(request.url).searchParams.get("from");
     const from = fromParam === null || fromParam === "" ? model.revision : Number(fromParam);
     if (!Number.isSafeInteger(from) || from < 0) return json(400, { error: { code: "bad_input", message: "from must be a revision: a non-negative integer" } });
@@ -242,11 +250,4 @@ function send(ws: WebSocket, message: LiveMessage): void {
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
-}
-
-function notPlaying(f: FieldContext): { code: string; message: string } {
-  const status = f.meta<string>("status") ?? "missing";
-  if (status === "generating") return { code: "generating", message: "the field is still generating: retry when its status is playing" };
-  if (status === "missing") return { code: "missing", message: "no such game" };
-  return { code: "failed", message: f.meta<string>("failure") ?? f.loadError ?? "the field could not be loaded" };
 }

@@ -1,6 +1,6 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createPlaying } from "./game-helpers";
+import { createPlaying, fieldApi, ok, RULES, uniqueId } from "./game-helpers";
 
 /**
  * The edges of the public read API that every route shares (README "Public HTTP API"): CORS for
@@ -73,5 +73,24 @@ describe("CORS on the public reads", () => {
     const keysPreflight = await get("/api/keys/auth", { method: "OPTIONS", headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "POST" } });
     expect(keysPreflight.headers.get("Access-Control-Allow-Origin")).toBeNull();
     await keysPreflight.arrayBuffer();
+  });
+});
+
+describe("a field that is generating", () => {
+  it("answers 503 with Retry-After and the generating code on every spectator route, the live feed included", async () => {
+    const gameId = uniqueId("gen-edges");
+    const stub = fieldApi(env.FIELDS.getByName(gameId));
+    // Its generation alarm is never run here: the field stays generating.
+    ok(await stub.create({ gameId, params: { kind: "scatter", G: 140 }, rules: RULES, G: 140, seed: "s" }));
+    for (let i = 0; i < 200 && (await get(`/api/games/${gameId}/snapshot`)).status === 404; i++) await new Promise((r) => setTimeout(r, 25));
+    const answers: Array<[string, Response]> = [];
+    for (const path of ["snapshot", "leaderboard", "analysis"]) answers.push([path, await get(`/api/games/${gameId}/${path}`)]);
+    answers.push(["live", await get(`/api/games/${gameId}/live?from=0`, { headers: { Upgrade: "websocket" } })]);
+    expect((await stub.status()).status).toBe("generating");
+    for (const [path, r] of answers) {
+      expect(r.status, path).toBe(503);
+      expect(r.headers.get("Retry-After"), path).toBe("2");
+      expect(((await r.json()) as { error: { code: string } }).error.code, path).toBe("generating");
+    }
   });
 });
