@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { PUBLIC_RECT_MAX_AREA } from "../referee/public-view";
 import type { FieldContext } from "./field-context";
 import { manifest } from "./field-reads";
+import { etagMatches } from "./etag";
 import { currentStatus, storedStatus } from "./status-gate";
 
 /**
@@ -117,14 +118,6 @@ function weakTag(kind: string, value: string): string {
 function withEtag(etag: string, ifNoneMatch: string | null, body: () => string): PublicAnswer {
   if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
   return { status: 200, body: body(), etag };
-}
-
-/** Does an If-None-Match header (a list of tags, or `*`) hold `etag`? Weak comparison. */
-export function etagMatches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, "");
-  if (header.trim() === "*") return true;
-  return header.split(",").some((t) => bare(t) === bare(etag));
 }
 
 function error(status: 400 | 404 | 409, code: string, message: string): PublicAnswer {

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { EVENTS_PAGE_MAX, type PublicQuery } from "../game/public-reads";
 import { listGames } from "../game/registry";
 import { existingField } from "./known-fields";
-import { hashedJson, jsonAnswer, jsonError } from "./public-json";
+import { hashedJson, jsonAnswer, jsonError, noSuchGame } from "./public-json";
 
 /**
  * The public read API of fields (SPEC §9, §10): the list, a field's manifest, its tile hashes, the
@@ -38,7 +38,7 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
 
 async function fieldRead(env: Env, request: Request, gameId: string, query: PublicQuery): Promise<Response> {
   const stub = await existingField(env, gameId);
-  if (!stub) return jsonError(404, "missing", `no such game: ${JSON.stringify(gameId.slice(0, 80))} (GET /api/games lists them)`);
+  if (!stub) return noSuchGame(gameId);
   const answer = await stub.publicRead(query, request.headers.get("If-None-Match"));
   return jsonAnswer(answer.status, answer.body, answer.etag, answer.immutable === true);
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { etagMatches } from "../game/public-reads";
+import { etagMatches } from "../game/etag";
 
 /** Shared by the public read routes: JSON text answers with weak ETags and 304s (CORS: `publicCors`). */
 
@@ -12,6 +12,11 @@ export function cacheControl(immutable: boolean): string {
 
 export function jsonError(status: number, code: string, message: string): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store" } });
+}
+
+/** The 404 of every route under /api/games/:id: the id is no field the registry knows. */
+export function noSuchGame(gameId: string): Response {
+  return jsonError(404, "missing", `no such game: ${JSON.stringify(gameId.slice(0, 80))} (GET /api/games lists them)`);
 }
 
 /** A ready JSON text with its ETag, or 304 when the client's If-None-Match holds it. */

@@ -1,12 +1,8 @@
 import { Hono, type Context } from "hono";
 import type { Env } from "../env";
-import { gameExists } from "../game/registry";
 import type { SpectatorAnswer } from "../live/live-duties";
-
-const GAME_ID_RE = /^[a-zA-Z0-9_-]{1,80}$/;
-/** Ids the registry confirmed recently: spectators of one field need not ask it every time. */
-const known = new Map<string, number>();
-const KNOWN_TTL_MS = 30_000;
+import { existingField, GAME_ID_RE } from "./known-fields";
+import { jsonError, noSuchGame } from "./public-json";
 
 /**
  * The spectator's routes (docs/spectator.md, SPEC §10): the snapshot, the live feed, the
@@ -51,16 +47,8 @@ type FieldStub = DurableObjectStub<import("../game/field-object").FieldObject>;
 /** The field's object, or the error answer when the id is malformed or no such field exists. */
 async function fieldOf(c: Context<{ Bindings: Env }>): Promise<FieldStub | Response> {
   const id = c.req.param("id") ?? "";
-  if (!GAME_ID_RE.test(id)) return c.json({ error: { code: "bad_input", message: "game id must match ^[a-zA-Z0-9_-]{1,80}$" } }, 400);
-  const until = known.get(id);
-  if (until === undefined || until < Date.now()) {
-    if (!(await gameExists(c.env, id))) {
-      known.delete(id);
-      return c.json({ error: { code: "missing", message: `no such game: ${id}` } }, 404);
-    }
-    known.set(id, Date.now() + KNOWN_TTL_MS);
-  }
-  return c.env.FIELDS.getByName(id);
+  if (!GAME_ID_RE.test(id)) return jsonError(400, "bad_input", "game id must match ^[a-zA-Z0-9_-]{1,80}$");
+  return (await existingField(c.env, id)) ?? noSuchGame(id);
 }
 
 /** A field object's answer as an HTTP response: cacheable JSON with its ETag, gzip when accepted. */

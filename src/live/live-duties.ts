@@ -1,3 +1,4 @@
+import { etagMatches } from "../game/etag";
 import type { ChainedEvent, FieldContext } from "../game/field-context";
 import { leaderboard, type LeaderboardRow } from "../spectator";
 import { AnalysisDuty } from "./analysis-duty";
@@ -53,7 +54,7 @@ export class LiveDuties {
     model = this.state.current()!;
     const names = model.machines.map((m) => m.name).join("\u0000");
     const etag = `W/"s${model.revision}-${model.machines.length}-${hashText(names)}"`;
-    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
     if (this.snapshotCache?.key !== etag) this.snapshotCache = { key: etag, body: JSON.stringify(model.snapshot("public")) };
     return { status: 200, body: this.snapshotCache.body, etag };
   }
@@ -68,7 +69,7 @@ export class LiveDuties {
     const rows: LeaderboardRow[] = leaderboard(model);
     const body = JSON.stringify({ game_id: model.gameId, revision: model.revision, log_head: model.head, status: model.status, rows });
     const etag = `W/"l${model.revision}-${hashText(body)}"`;
-    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
     return { status: 200, body, etag };
   }
 
@@ -78,7 +79,7 @@ export class LiveDuties {
     if (gate) return gate;
     const body = await this.analysisDuty.document(this.state.current()!);
     const etag = `W/"a${hashText(body)}"`;
-    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag)) return { status: 304, body: "", etag };
+    if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
     return { status: 200, body, etag };
   }
 

@@ -94,3 +94,37 @@ describe("a field that is generating", () => {
     }
   });
 });
+
+describe("conditional requests and 404s, the same on every route", () => {
+  it("If-None-Match: *, a list, or a weak tag without W/ answers 304 on every read; another tag 200", async () => {
+    const gameId = await playingField();
+    for (const path of ["/api/games", "/api/archives", ...ROUTES.map((r) => `/api/games/${gameId}${r}`)]) {
+      const first = await get(path);
+      await first.arrayBuffer();
+      const etag = first.headers.get("ETag") ?? "";
+      expect(etag, path).toMatch(/^W\/"/);
+      const strong = etag.slice(2);
+      for (const header of ["*", etag, strong, `"nope", ${strong}`, `W/"nope",${etag}`]) {
+        const r = await get(path, { headers: { "If-None-Match": header } });
+        expect(r.status, `${path} with ${header}`).toBe(304);
+        expect(r.headers.get("ETag"), path).toBe(etag);
+      }
+      const other = await get(path, { headers: { "If-None-Match": `W/"nope", "nope2"` } });
+      expect(other.status, path).toBe(200);
+      await other.arrayBuffer();
+    }
+  });
+
+  it("an unknown game answers the same 404 on every route under /api/games/:id", async () => {
+    for (const route of ROUTES) {
+      const r = await get(`/api/games/no-such-game${route}`);
+      expect(r.status, route).toBe(404);
+      expect(r.headers.get("Cache-Control"), route).toBe("no-store");
+      expect(await r.json(), route).toEqual({ error: { code: "missing", message: 'no such game: "no-such-game" (GET /api/games lists them)' } });
+    }
+    const live = await get("/api/games/no-such-game/live", { headers: { Upgrade: "websocket" } });
+    expect(live.status).toBe(404);
+    expect(live.headers.get("Cache-Control")).toBe("no-store");
+    expect(await live.json()).toEqual({ error: { code: "missing", message: 'no such game: "no-such-game" (GET /api/games lists them)' } });
+  });
+});
