@@ -34,3 +34,19 @@ export function hashedJson(request: Request, body: string): Response {
   if (etagMatches(request.headers.get("If-None-Match"), etag)) return jsonAnswer(304, "", etag);
   return jsonAnswer(200, body, etag);
 }
+
+/**
+ * Whether the client itself accepts gzip. Cloudflare (and wrangler dev) replace Accept-Encoding
+ * with "br, gzip" before the Worker sees it and keep the client's own value, possibly empty, in
+ * `cf.clientAcceptEncoding`; a client that asked for nothing must get plain bytes.
+ */
+export function clientAcceptsGzip(request: Request): boolean {
+  const original = (request.cf as { clientAcceptEncoding?: unknown } | undefined)?.clientAcceptEncoding;
+  const header = typeof original === "string" ? original : (request.headers.get("Accept-Encoding") ?? "");
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.split(";").map((p) => p.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "x-gzip" && coding !== "*") return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { Env } from "../env";
 import type { SpectatorAnswer } from "../live/live-duties";
 import { existingField, GAME_ID_RE } from "./known-fields";
-import { jsonError, noSuchGame } from "./public-json";
+import { clientAcceptsGzip, jsonError, noSuchGame } from "./public-json";
 
 /**
  * The spectator's routes (docs/spectator.md, SPEC §10): the snapshot, the live feed, the
@@ -62,6 +62,6 @@ function answer(c: Context<{ Bindings: Env }>, a: SpectatorAnswer): Response {
   if (a.retryAfter !== undefined) headers.set("Retry-After", String(a.retryAfter));
   if (a.status === 304) return new Response(null, { status: 304, headers });
   // The runtime compresses the body itself when Content-Encoding is set.
-  if (a.body.length > 1024 && /\bgzip\b/.test(c.req.header("Accept-Encoding") ?? "")) headers.set("Content-Encoding", "gzip");
+  if (a.body.length > 1024 && clientAcceptsGzip(c.req.raw)) headers.set("Content-Encoding", "gzip");
   return new Response(a.body, { status: a.status, headers });
 }
