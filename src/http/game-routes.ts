@@ -28,9 +28,11 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
   app.get("/api/games/:id/events", (c) => {
     const from = intParam(c.req.query("from"), 1);
     const limit = intParam(c.req.query("limit"), EVENTS_PAGE_MAX);
-    if (from === null || from < 1) return jsonError(400, "bad_input", "from must be a revision: an integer, 1 or more");
+    if (from === null) return jsonError(400, "bad_input", "from must be a revision: an integer, 0 or more");
     if (limit === null || limit < 1 || limit > EVENTS_PAGE_MAX) return jsonError(400, "bad_input", `limit must be an integer 1..${EVENTS_PAGE_MAX}`);
-    return fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "events", from, limit });
+    // Events are rev ≥ from and the first is rev 1, so 0 (what live?from=0 starts at) is the start too:
+    // asked as 1, so both share one answer and one ETag.
+    return fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "events", from: Math.max(from, 1), limit });
   });
 
   return app;

@@ -192,7 +192,7 @@ describe("public read API", () => {
     const { gameId } = await createPlaying({ kind: "scatter", G: 24 }, 24);
     expect((await get(`/api/games/${gameId}/tiles`)).status).toBe(400);
     expect((await get(`/api/games/${gameId}/tiles?rect=0,0,0,5`)).status).toBe(400);
-    expect((await get(`/api/games/${gameId}/events?from=0`)).status).toBe(400);
+    for (const from of ["-1", "1.5", "x", "1e3"]) expect((await get(`/api/games/${gameId}/events?from=${from}`)).status, from).toBe(400);
     expect((await get(`/api/games/${gameId}/events?limit=5000`)).status).toBe(400);
     const unknown = `never-${Date.now().toString(36)}`;
     for (const path of ["", "/hashes", "/tiles?rect=0,0,10,10", "/events"]) {

@@ -128,3 +128,15 @@ describe("conditional requests and 404s, the same on every route", () => {
     expect(await live.json()).toEqual({ error: { code: "missing", message: 'no such game: "no-such-game" (GET /api/games lists them)' } });
   });
 });
+
+describe("events from revision 0", () => {
+  it("from=0 is the start of the log, as on the live feed: the same answer as from=1", async () => {
+    const gameId = await playingField();
+    const zero = await get(`/api/games/${gameId}/events?from=0`);
+    expect(zero.status).toBe(200);
+    const one = await get(`/api/games/${gameId}/events?from=1`);
+    expect(await zero.text()).toBe(await one.text());
+    expect(zero.headers.get("ETag")).toBe(one.headers.get("ETag"));
+    for (const from of ["-1", "x", "0.5"]) expect((await get(`/api/games/${gameId}/events?from=${from}`)).status, from).toBe(400);
+  });
+});
