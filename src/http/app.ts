@@ -6,7 +6,8 @@ import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
-import { publicCors } from "./middleware/public-cors";
+import { isPublicReadPath, publicCors } from "./middleware/public-cors";
+import { routeMethods } from "./route-methods";
 import { spectatorRoutes } from "./spectator-routes";
 import type { AppEnv } from "./types";
 
@@ -43,7 +44,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
-  app.notFound((c) => (isApiPath(c.req.path) ? unknownRoute(c.req.method, c.req.path) : c.env.ASSETS.fetch(c.req.raw)));
+  const methodsAt = routeMethods(() => app.routes);
+  app.notFound((c) => (isApiPath(c.req.path) ? unknownRoute(c.req.method, c.req.path, methodsAt(c.req.path)) : c.env.ASSETS.fetch(c.req.raw)));
   return app as unknown as Hono<{ Bindings: Env }>;
 }
 
@@ -52,7 +54,15 @@ export function isApiPath(path: string): boolean {
   return /^\/(?:api|mcp)(?:\/|$)/.test(path);
 }
 
-function unknownRoute(method: string, path: string): Response {
-  const message = `no such route: ${method} ${path.slice(0, 200)} (the README's "Public HTTP API" lists them)`;
+/** 405 with Allow when the path is a route answering other methods, else 404: JSON either way. */
+function unknownRoute(method: string, path: string, allowed: string[]): Response {
+  const shown = path.slice(0, 200);
+  if (allowed.length > 0) {
+    // The public reads also answer preflights (publicCors), which no route table lists.
+    const allow = [...allowed, ...(isPublicReadPath(path) ? ["OPTIONS"] : [])].join(", ");
+    const message = `${method} is not allowed on ${shown}: it answers ${allow}`;
+    return Response.json({ error: { code: "method_not_allowed", message } }, { status: 405, headers: { Allow: allow, "Cache-Control": "no-store" } });
+  }
+  const message = `no such route: ${method} ${shown} (the README's "Public HTTP API" lists them)`;
   return Response.json({ error: { code: "missing", message } }, { status: 404, headers: { "Cache-Control": "no-store" } });
 }

@@ -140,3 +140,30 @@ describe("events from revision 0", () => {
     for (const from of ["-1", "x", "0.5"]) expect((await get(`/api/games/${gameId}/events?from=${from}`)).status, from).toBe(400);
   });
 });
+
+describe("methods a route does not answer", () => {
+  it("405 with an Allow header naming the methods the route answers; 404 for no route at all", async () => {
+    const gameId = await playingField();
+    const reads = ["/api/health", "/api/games", "/api/archives", "/api/archives/day-2031-01-02.json.gz", ...ROUTES.map((r) => `/api/games/${gameId}${r.split("?")[0]}`), `/api/games/${gameId}/live`];
+    for (const path of reads) {
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        const r = await get(path, { method });
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.get("Allow"), `${method} ${path}`).toBe("GET, HEAD, OPTIONS");
+        expect(((await r.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+      }
+    }
+    const keys = await get("/api/keys/whoami", { method: "POST" });
+    expect(keys.status).toBe(405);
+    expect(keys.headers.get("Allow")).toBe("GET, HEAD");
+    await keys.arrayBuffer();
+    const mcp = await get("/mcp", { method: "PUT" });
+    expect(mcp.status).toBe(405);
+    expect(mcp.headers.get("Allow")).toBe("POST, OPTIONS");
+    await mcp.arrayBuffer();
+    const none = await get("/api/nothing", { method: "POST" });
+    expect(none.status).toBe(404);
+    await none.arrayBuffer();
+    expect((await get("/api/health", { method: "HEAD" })).status).toBe(200);
+  });
+});
