@@ -52,6 +52,7 @@ export function createShell(scene: FieldScene): Shell {
   const copy = byId<HTMLButtonElement>("copy-head");
   const onShowOf = new Map<string, () => void>();
   let pinned: SceneTile | null = null;
+  const phone = window.matchMedia("(max-width: 820px)");
   let detailToken = 0;
 
   const shell: Shell = {
@@ -81,6 +82,14 @@ export function createShell(scene: FieldScene): Shell {
         tab.tabIndex = on ? 0 : -1;
       }
       for (const panel of panels.children) (panel as HTMLElement).hidden = panel.id !== `panel-${id}`;
+      // On a phone the tile card sits over the field the tabs share the screen with: a reader
+      // moving on to a panel is done with it.
+      if (pinned && phone.matches) {
+        pinned = null;
+        view.selected = null;
+        tooltip.hidden = true;
+        view.invalidate();
+      }
       onShowOf.get(id)?.();
     },
     setStatus(text, state = "idle", extra = {}) {
@@ -175,7 +184,7 @@ export function createShell(scene: FieldScene): Shell {
 
   // On a phone the legend starts folded: open, it would cover much of a small field.
   const legend = document.querySelector<HTMLDetailsElement>("details.legend");
-  if (legend && window.matchMedia("(max-width: 820px)").matches) legend.open = false;
+  if (legend && phone.matches) legend.open = false;
 
   const actions = attachControls(view, {
     onHover(tile, x, y) {

@@ -218,6 +218,19 @@ describe("the live field", () => {
     await legend.locator("summary").click();
     expect(await legend.locator("li").first().isVisible()).toBe(true);
     await legend.locator("summary").click();
+    // A tile's card, opened by a tap, closes when the reader moves on to a tab.
+    const point = await phone.page.evaluate(() => {
+      const v = window.mosaic!.view!;
+      const tile = [...window.mosaic!.scene!.tiles.values()].find((t) => t.status === "solved") ?? [...window.mosaic!.scene!.tiles.values()][0];
+      const [lx, ly, rw, rh] = tile.rects[0];
+      const r = v.canvas.getBoundingClientRect();
+      const p = v.camera.toScreen(tile.x0 + lx + rw / 2, tile.y0 + ly + rh / 2);
+      return { x: r.left + p.x, y: r.top + p.y };
+    });
+    await phone.page.touchscreen.tap(point.x, point.y);
+    await phone.page.locator("#tooltip").waitFor({ state: "visible" });
+    await phone.page.getByRole("tab", { name: "Leaderboard" }).click();
+    expect(await phone.page.locator("#tooltip").isVisible()).toBe(false);
     await screenshot(phone.page, "live-phone");
     await screenshot(w.page, "live-desktop");
     expect(phone.errors).toEqual([]);
