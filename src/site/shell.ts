@@ -1,5 +1,6 @@
 import { byId, el, shortHash } from "./dom";
 import { attachControls } from "./field/controls";
+import { insetsAround } from "./field/camera";
 import type { FieldScene, SceneTile } from "./field/scene";
 import { FieldView } from "./field/view";
 import { machineColour, machineOf } from "./palette";
@@ -185,6 +186,20 @@ export function createShell(scene: FieldScene): Shell {
   // On a phone the legend starts folded: open, it would cover much of a small field.
   const legend = document.querySelector<HTMLDetailsElement>("details.legend");
   if (legend && phone.matches) legend.open = false;
+  // A fit leaves room for the controls drawn over the canvas (the legend, the zoom buttons).
+  const zoom = stage.querySelector<HTMLElement>(".zoom");
+  const clearControls = (): void => {
+    const box = canvas.getBoundingClientRect();
+    const covers = [legend, zoom].flatMap((node) => {
+      const r = node?.getBoundingClientRect();
+      return r && r.width > 0 ? [{ x: r.left - box.left, y: r.top - box.top, w: r.width, h: r.height }] : [];
+    });
+    view.camera.setInsets(insetsAround(box.width, box.height, covers));
+    view.invalidate();
+  };
+  const watch = new ResizeObserver(clearControls);
+  for (const node of [canvas, legend, zoom]) if (node) watch.observe(node);
+  legend?.addEventListener("toggle", clearControls);
 
   const actions = attachControls(view, {
     onHover(tile, x, y) {

@@ -201,6 +201,24 @@ describe("the live field", () => {
     await screenshot(page, "live-analysis-desktop");
   });
 
+  it("fits the field beside the open legend and the zoom buttons on a desktop, not under them", async () => {
+    const { page } = w;
+    await page.getByRole("button", { name: "Fit the field" }).click();
+    const field = await page.evaluate(() => {
+      const v = window.mosaic!.view!;
+      const r = v.canvas.getBoundingClientRect();
+      const a = v.camera.toScreen(0, 0);
+      const b = v.camera.toScreen(window.mosaic!.scene!.G, window.mosaic!.scene!.G);
+      return { x: r.left + a.x, y: r.top + a.y, w: b.x - a.x, h: b.y - a.y };
+    });
+    expect(await page.locator("details.legend").getAttribute("open")).not.toBeNull();
+    for (const control of ["details.legend", ".zoom"]) {
+      const r = (await page.locator(control).boundingBox())!;
+      const overlaps = field.x < r.x + r.width && field.x + field.w > r.x && field.y < r.y + r.height && field.y + field.h > r.y;
+      expect(overlaps, control).toBe(false);
+    }
+  });
+
   it("lays out on a phone", async () => {
     const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);

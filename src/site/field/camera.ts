@@ -14,6 +14,14 @@ export interface FieldBox {
   h: number;
 }
 
+/** Covered margins of the viewport, in CSS pixels. */
+export interface Insets {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
 export class Camera {
   /** CSS pixels per cell. */
   scale = 1;
@@ -23,6 +31,12 @@ export class Camera {
   /** Viewport size in CSS pixels. */
   width = 1;
   height = 1;
+
+  /**
+   * CSS pixels along each edge that controls drawn over the canvas cover (the legend, the zoom
+   * buttons): a fit centres the box in the rest, so they do not hide part of it.
+   */
+  private insets: Insets = { left: 0, right: 0, top: 0, bottom: 0 };
 
   /**
    * The box last fitted, while the spectator has not panned or zoomed since (null: the whole
@@ -44,6 +58,14 @@ export class Camera {
     else this.clamp();
   }
 
+  /** New covered margins; a view that still follows its fit is fitted again around them. */
+  setInsets(insets: Insets): void {
+    const i = this.insets;
+    if (i.left === insets.left && i.right === insets.right && i.top === insets.top && i.bottom === insets.bottom) return;
+    this.insets = { ...insets };
+    if (this.fittedBox !== undefined) this.fit(this.fittedBox ?? undefined);
+  }
+
   /** Fits the whole field (or a box of it) in the viewport, centred. */
   fit(box?: FieldBox): void {
     this.fittedBox = box ?? null;
@@ -52,9 +74,16 @@ export class Camera {
 
   private frame(box: FieldBox): void {
     const margin = 0.96;
-    this.scale = clampScale(Math.min(this.width / box.w, this.height / box.h) * margin);
-    this.x = box.x + box.w / 2 - this.width / this.scale / 2;
-    this.y = box.y + box.h / 2 - this.height / this.scale / 2;
+    // Insets that would leave less than half of a side are ignored: a small viewport (a phone)
+    // shows the field under its controls rather than shrink it to a sliver.
+    let { left, right, top, bottom } = this.insets;
+    if (left + right > this.width / 2) left = right = 0;
+    if (top + bottom > this.height / 2) top = bottom = 0;
+    const w = this.width - left - right;
+    const h = this.height - top - bottom;
+    this.scale = clampScale(Math.min(w / box.w, h / box.h) * margin);
+    this.x = box.x + box.w / 2 - (left + w / 2) / this.scale;
+    this.y = box.y + box.h / 2 - (top + h / 2) / this.scale;
     this.clamp();
   }
 
@@ -107,4 +136,26 @@ export class Camera {
 
 export function clampScale(s: number): number {
   return Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+}
+
+/**
+ * The margins to keep clear of controls drawn over a `width` × `height` viewport (rectangles in
+ * its CSS pixels, plus `gap` around each). Each control is cleared on the side that costs the
+ * field less area: a tall legend in the corner takes a column, a wide bar takes a row.
+ */
+export function insetsAround(width: number, height: number, covers: readonly FieldBox[], gap = 8): Insets {
+  const out: Insets = { left: 0, right: 0, top: 0, bottom: 0 };
+  for (const r of covers) {
+    if (r.w <= 0 || r.h <= 0) continue;
+    const onLeft = r.x + r.w / 2 < width / 2;
+    const onTop = r.y + r.h / 2 < height / 2;
+    const across = (onLeft ? r.x + r.w : width - r.x) + gap;
+    const down = (onTop ? r.y + r.h : height - r.y) + gap;
+    if (across * height <= down * width) {
+      if (onLeft) out.left = Math.max(out.left, across);
+      else out.right = Math.max(out.right, across);
+    } else if (onTop) out.top = Math.max(out.top, down);
+    else out.bottom = Math.max(out.bottom, down);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Camera } from "../../../src/site/field/camera";
+import { Camera, insetsAround } from "../../../src/site/field/camera";
 
 /** The field rectangle the viewport shows, in cells. */
 function shown(c: Camera): { x0: number; y0: number; x1: number; y1: number } {
@@ -49,5 +49,49 @@ describe("site: the camera keeps a fitted view through resizes until the spectat
     expect(c.following).toBe(true);
     c.panBy(10, 0);
     expect(c.following).toBe(false);
+  });
+});
+
+describe("site: a fit leaves room for the controls drawn over the canvas", () => {
+  it("frames the field beside an open legend and the zoom buttons, not under them", () => {
+    const c = new Camera(60);
+    c.resize(1000, 700);
+    // An open legend in the bottom-left corner and the zoom buttons in the bottom-right one.
+    const legend = { x: 12, y: 420, w: 220, h: 268 };
+    const zoom = { x: 858, y: 568, w: 130, h: 120 };
+    const insets = insetsAround(1000, 700, [legend, zoom]);
+    c.setInsets(insets);
+    c.fit();
+    const a = c.toScreen(0, 0);
+    const b = c.toScreen(60, 60);
+    const meets = (r: typeof legend) => a.x < r.x + r.w && b.x > r.x && a.y < r.y + r.h && b.y > r.y;
+    expect(meets(legend)).toBe(false);
+    expect(meets(zoom)).toBe(false);
+    expect(a.y).toBeGreaterThanOrEqual(0);
+    expect(b.y).toBeLessThanOrEqual(700);
+    // The room is taken from the side that costs the field least: columns here, not the bottom row.
+    expect(insets.bottom).toBe(0);
+    expect(b.x - a.x).toBeGreaterThan(550);
+  });
+
+  it("a view following its fit moves when the legend folds, and one the spectator moved does not", () => {
+    const c = new Camera(60);
+    c.resize(1000, 700);
+    c.fit();
+    const before = c.toScreen(0, 0);
+    c.setInsets({ left: 240, right: 0, top: 0, bottom: 0 });
+    expect(c.toScreen(0, 0).x).toBeGreaterThan(before.x);
+    c.panBy(10, 0);
+    const moved = c.toScreen(0, 0);
+    c.setInsets({ left: 0, right: 0, top: 0, bottom: 0 });
+    expect(c.toScreen(0, 0)).toEqual(moved);
+  });
+
+  it("ignores controls that would leave less than half the viewport (a phone shows the field under them)", () => {
+    const c = new Camera(60);
+    c.resize(360, 300);
+    c.setInsets({ left: 0, right: 0, top: 0, bottom: 200 });
+    c.fit();
+    expect(c.toScreen(60, 60).y - c.toScreen(0, 0).y).toBeGreaterThan(250);
   });
 });
