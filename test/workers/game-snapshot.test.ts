@@ -171,6 +171,20 @@ async function snapshotIsStateAt(raw: RawStub): Promise<number> {
   });
 }
 
+/**
+ * Evicted and woken, the object answers as before, came back through the snapshot at `snapRev`
+ * (not a fallback to the whole log), and equals a referee rebuilt from the whole log.
+ */
+async function expectRestoredThrough(stub: Stub, raw: RawStub, agents: string[], snapRev: number): Promise<void> {
+  const before = await view(stub, agents);
+  const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
+  await evictDurableObject(raw);
+  expect(await view(stub, agents)).toEqual(before);
+  const restored = await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }));
+  expect(restored).toEqual({ digest, snapshotRev: snapRev });
+  expect(await fullReplayDigest(raw)).toBe(digest);
+}
+
 describe("field object: referee snapshots", () => {
   it("restores from the newest snapshot plus the later writes, identical to a full replay, and plays on", async () => {
     const { stub, raw, field } = await createPlaying(SCATTER, 40);
@@ -225,15 +239,7 @@ describe("field object: referee snapshots", () => {
     const snapRev = await oneSnapshotIn(raw, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 11);
     expect(await snapshotIsStateAt(raw)).toBe(snapRev);
     expect(await grown()).toBe(1);
-    const before = await view(stub, players.agents);
-    const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
-    await evictDurableObject(raw);
-    expect(await view(stub, players.agents)).toEqual(before);
-    expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({
-      digest,
-      snapshotRev: snapRev,
-    });
-    expect(await fullReplayDigest(raw)).toBe(digest);
+    await expectRestoredThrough(stub, raw, players.agents, snapRev);
   });
 
   it("restores a snapshot taken before a ring grew: the stored solution then holds the ring's cells too", async () => {
@@ -258,16 +264,7 @@ describe("field object: referee snapshots", () => {
     await playCells(stub, whole, players, players.revision + 6);
     expect(await oneSnapshotIn(raw, snapRev, snapRev)).toBe(snapRev);
 
-    const before = await view(stub, players.agents);
-    const digest = await runInDurableObject(raw, (o: FieldObject) => inside(o).referee!.stateDigest());
-    await evictDurableObject(raw);
-    expect(await view(stub, players.agents)).toEqual(before);
-    // Restored through that snapshot (not a fallback to the whole log), equal to a full replay.
-    expect(await runInDurableObject(raw, (o: FieldObject) => ({ digest: inside(o).referee!.stateDigest(), snapshotRev: inside(o).snapshotRev }))).toEqual({
-      digest,
-      snapshotRev: snapRev,
-    });
-    expect(await fullReplayDigest(raw)).toBe(digest);
+    await expectRestoredThrough(stub, raw, players.agents, snapRev);
   });
 
   it("a snapshot taken while writes keep arriving is the state at its revision, and restores", async () => {

@@ -5,6 +5,7 @@ import { modelAtStart, SpectatorModel, type SpectatorSnapshot } from "../../../s
 import type { FieldMarker } from "../../../src/site/field/view";
 import { colourMachines } from "../../../src/site/palette";
 import { playDay, type PlayedDay } from "./play-day";
+import { provideImageData } from "./node-image-data";
 
 /**
  * Growth rings, meetings and deaths are marked on the field. A page opened late (or on a closed
@@ -12,16 +13,6 @@ import { playDay, type PlayedDay } from "./play-day";
  * meetings and deaths from the few events the snapshot names.
  */
 
-// The scene writes its pixels into an ImageData; Node has none, and a bare buffer is all it uses.
-class NodeImageData {
-  readonly data: Uint8ClampedArray;
-  constructor(
-    readonly width: number,
-    readonly height: number,
-  ) {
-    this.data = new Uint8ClampedArray(width * height * 4);
-  }
-}
 
 type Markers = typeof import("../../../src/site/live/markers");
 type ModelScene = typeof import("../../../src/site/field/model-scene");
@@ -29,7 +20,7 @@ let markers: Markers;
 let modelScene: ModelScene;
 
 beforeAll(async () => {
-  (globalThis as { ImageData?: unknown }).ImageData ??= NodeImageData;
+  provideImageData();
   markers = await import("../../../src/site/live/markers");
   modelScene = await import("../../../src/site/field/model-scene");
 });

@@ -5,6 +5,7 @@ import { colourMachines } from "../../../src/site/palette";
 import type { FieldScene as FieldSceneType, TileShape } from "../../../src/site/field/scene";
 import type { FieldRules } from "../../../src/referee/types";
 import { playDay } from "./play-day";
+import { provideImageData } from "./node-image-data";
 
 /**
  * A cell shared by two solved tiles shows one solver's colour. The live page paints solves as
@@ -12,16 +13,6 @@ import { playDay } from "./play-day";
  * same tile for every cell, whatever order the solves came in (a page left open drifted).
  */
 
-// The scene writes its pixels into an ImageData; Node has none, and a bare buffer is all it uses.
-class NodeImageData {
-  readonly data: Uint8ClampedArray;
-  constructor(
-    readonly width: number,
-    readonly height: number,
-  ) {
-    this.data = new Uint8ClampedArray(width * height * 4);
-  }
-}
 
 let FieldScene: typeof FieldSceneType;
 let sceneFromModel: (model: SpectatorModel) => FieldSceneType;
@@ -29,7 +20,7 @@ let syncEvent: (scene: FieldSceneType, model: SpectatorModel, event: PublicEvent
 let syncTiles: (scene: FieldSceneType, model: SpectatorModel, ids: Iterable<number>) => void;
 
 beforeAll(async () => {
-  (globalThis as { ImageData?: unknown }).ImageData ??= NodeImageData;
+  provideImageData();
   ({ FieldScene } = await import("../../../src/site/field/scene"));
   ({ sceneFromModel, syncEvent, syncTiles } = await import("../../../src/site/field/model-scene"));
 });
