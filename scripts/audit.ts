@@ -117,7 +117,9 @@ async function fetchBytes(source: string): Promise<Uint8Array> {
   try {
     return readFileSync(source);
   } catch (err) {
-    throw new UnreadableSource(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}`);
+    // The listing's and the manifest's archive urls are relative to the server they came from.
+    const hint = source.startsWith("/api/archives/") ? ` (an archive url from the server is relative to it: give http(s)://<server>${source})` : "";
+    throw new UnreadableSource(`cannot read ${source}: ${err instanceof Error ? err.message : String(err)}${hint}`);
   }
 }
 

@@ -17,8 +17,11 @@ export interface ArchiveListing {
   log_head: { hash: string; rev: number };
 }
 
-/** Every archive, newest day first, with absolute URLs on `origin`. */
-export async function listArchives(bucket: R2Bucket, origin: string): Promise<ArchiveListing[]> {
+/**
+ * Every archive, newest day first. Each `url` is relative to the server, like the manifest's
+ * `archive.url`: the listing is cached publicly, so it must not echo the request's Host.
+ */
+export async function listArchives(bucket: R2Bucket): Promise<ArchiveListing[]> {
   const out: ArchiveListing[] = [];
   let cursor: string | undefined;
   do {
@@ -30,7 +33,7 @@ export async function listArchives(bucket: R2Bucket, origin: string): Promise<Ar
       out.push({
         day: dateOfGame(gameId)!,
         game_id: gameId,
-        url: `${origin}/api/archives/${obj.key}`,
+        url: `/api/archives/${obj.key}`,
         bytes: obj.size,
         log_head: { hash: meta.log_head_hash ?? "", rev: Number(meta.log_head_rev ?? 0) },
       });

@@ -13,7 +13,7 @@ import { hashedJson, jsonError } from "./public-json";
 export function archiveRoutes(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
 
-  app.get("/api/archives", async (c) => hashedJson(c.req.raw, JSON.stringify({ archives: await listArchives(c.env.ARCHIVES, new URL(c.req.url).origin) })));
+  app.get("/api/archives", async (c) => hashedJson(c.req.raw, JSON.stringify({ archives: await listArchives(c.env.ARCHIVES) })));
 
   app.get("/api/archives/:name", async (c) => {
     const name = c.req.param("name");

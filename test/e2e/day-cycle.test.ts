@@ -151,7 +151,7 @@ describe("the day over HTTP", () => {
     expect(viaFetch).toEqual(archive);
     const listed = (await (await fetchAgain(`${base}/api/archives`)).json()) as { archives: Array<Record<string, unknown>> };
     expect(listed.archives.find((a) => a.game_id === gameId)).toEqual({
-      day: date, game_id: gameId, url: `${base}/api/archives/${gameId}.json.gz`, bytes: file.bytes.length, log_head: archive.log_head,
+      day: date, game_id: gameId, url: `/api/archives/${gameId}.json.gz`, bytes: file.bytes.length, log_head: archive.log_head,
     });
 
     // The archive: the log ends with its one close; the secrets are released now, and were never served before.

@@ -167,3 +167,22 @@ describe("methods a route does not answer", () => {
     expect((await get("/api/health", { method: "HEAD" })).status).toBe(200);
   });
 });
+
+describe("the archive listing", () => {
+  it("lists each archive's url relative to the server, never built from the request's Host", async () => {
+    const key = "day-2031-01-03.json.gz";
+    await env.ARCHIVES.put(key, new Uint8Array([0x1f, 0x8b]), { customMetadata: { log_head_hash: "ab".repeat(32), log_head_rev: "7" } });
+    try {
+      const r = await exports.default.fetch(new Request(`${BASE}/api/archives`, { headers: { Host: "evil.example" } }));
+      const text = await r.text();
+      expect(text).not.toContain("evil.example");
+      const listed = (JSON.parse(text) as { archives: Array<{ game_id: string; url: string }> }).archives.find((a) => a.game_id === "day-2031-01-03");
+      expect(listed?.url).toBe(`/api/archives/${key}`);
+      const other = await exports.default.fetch(new Request("http://other.example/api/archives"));
+      expect(other.headers.get("ETag")).toBe(r.headers.get("ETag"));
+      await other.arrayBuffer();
+    } finally {
+      await env.ARCHIVES.delete(key);
+    }
+  });
+});
