@@ -208,6 +208,18 @@ describe("a fogged replay", () => {
     expect(zoomed.following).toBe(false);
     await page.evaluate((r) => (window.mosaic!.seek as (r: number) => void)(r), last);
     expect(await camera(page)).toEqual(zoomed);
+
+    // ⤢ frames what a spectator can see, the reached area (not the blank canvas), and follows again.
+    await page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(1));
+    expect((await camera(page)).following).toBe(false);
+    await page.getByRole("button", { name: "Fit the field" }).click();
+    const refitted = await camera(page);
+    expect(refitted.following).toBe(true);
+    expect(refitted.scale).toBeGreaterThan(blank.scale * 1.5);
+    // With the whole geometry shown, the whole field is what there is to see.
+    await page.getByRole("checkbox", { name: "whole geometry" }).check();
+    await page.getByRole("button", { name: "Fit the field" }).click();
+    expect((await camera(page)).scale).toBeCloseTo(blank.scale, 5);
     expect(w.errors).toEqual([]);
   });
 });

@@ -140,7 +140,7 @@ export function attachControls(view: FieldView, handlers: ControlHandlers): { zo
       cam.zoomAt(1 / BUTTON_ZOOM, c.x, c.y);
       view.invalidate();
     },
-    fit: () => view.fit(),
+    fit: () => view.fitShown(),
     pan: (dx: number, dy: number) => {
       cam.panBy(dx, dy);
       view.invalidate();

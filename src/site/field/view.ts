@@ -107,6 +107,16 @@ export class FieldView {
     this.invalidate();
   }
 
+  /**
+   * What ⤢ and the 0 key frame: the page's choice (under fog, the reached area: the rest of the
+   * canvas is blank to a spectator), else the whole field. Following resumes from there.
+   */
+  fitTarget: () => FieldBox | null = () => null;
+
+  fitShown(): void {
+    this.fit(this.fitTarget() ?? undefined);
+  }
+
   /** Fits `box` unless the spectator has panned or zoomed since the last fit (a growing reach stays in view). */
   follow(box: FieldBox): void {
     if (this.camera.following) this.fit(box);

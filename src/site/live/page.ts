@@ -105,6 +105,7 @@ class LiveView {
     shell.hashOf = (id) => this.hashes.get(id);
     shell.nameOf = (m) => this.model?.machine(m)?.name || m;
     shell.view.labelFor = (m) => shortLabel(this.model?.machine(m)?.name || m);
+    shell.view.fitTarget = () => (this.model?.fog ? reachedBox(shell.view.scene) : null);
     log.nameOf = shell.nameOf;
   }
 

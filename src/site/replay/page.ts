@@ -114,6 +114,7 @@ class ReplayPlayer {
     pageHandle().scene = this.scene;
     shell.nameOf = (m) => this.model.machine(m)?.name || m;
     shell.view.labelFor = (m) => shortLabel(this.model.machine(m)?.name || m);
+    shell.view.fitTarget = () => (this.fog ? reachedBox(this.scene) : null);
     log.nameOf = shell.nameOf;
     const hashes = new Map(archive.tiles.map((t) => [t.id, t.hash]));
     shell.hashOf = async (id) => hashes.get(id);
