@@ -261,10 +261,15 @@ describe("fog", () => {
     const host = await newPlayer(baseUrl);
     const started = await startPlaying(host.client, { kind: "scatter", G: 60, rules: { fog: true } });
     const team = new McpTeam(baseUrl, started.gameId, started.field);
-    await team.add(host);
     const w = await openPage(browser(), baseUrl, `/?game=${started.gameId}`);
     try {
+      // Before anyone joins, nothing is reached: the page says why the field is blank.
+      const hint = w.page.locator("#field-hint");
+      await hint.waitFor({ state: "visible", timeout: 30_000 });
+      expect(await hint.innerText()).toMatch(/Nothing reached yet/);
+      await team.add(host);
       await waitForRevision(w.page, team.revision);
+      expect(await hint.isVisible()).toBe(false);
       const drawn = await w.page.evaluate(() => [...window.mosaic!.scene!.tiles.keys()].sort((a, b) => a - b));
       const api = await apiSnapshot(started.gameId);
       expect(api.fog).toBe(true);

@@ -163,6 +163,7 @@ class LiveView {
       const box = reachedBox(scene);
       if (box) this.shell.view.fit(box);
     }
+    this.hintWhileUnreached(scene, snapshot.fog);
     const t3 = performance.now();
     await nextFrame();
     const t4 = performance.now();
@@ -241,6 +242,7 @@ class LiveView {
       // Newly reached tiles under fog: keep the reach in view, unless the spectator has moved the camera.
       const box = reachedBox(scene);
       if (box) this.shell.view.follow(box);
+      this.hintWhileUnreached(scene, true);
     }
     this.log.add(applied);
     this.showHead(result.logHead ?? model.head);
@@ -258,6 +260,11 @@ class LiveView {
     } finally {
       this.feed?.start();
     }
+  }
+
+  /** Under fog, before any agent reached a tile, the field is blank: say why rather than show an empty box. */
+  private hintWhileUnreached(scene: FieldScene, fog: boolean): void {
+    this.shell.setHint(fog && reachedBox(scene) === null ? "Nothing reached yet: under fog, tiles appear as agents reach them." : null);
   }
 
   /**
