@@ -1,6 +1,6 @@
-import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { rawGet } from "./harness/raw-get";
 import { newPlayer, startPlaying, type Player } from "./play-helpers";
 
 /**
@@ -8,25 +8,6 @@ import { newPlayer, startPlaying, type Player } from "./play-helpers";
  * asked for it. The platform rewrites Accept-Encoding before the Worker sees it, so this is only
  * visible on the wire; node:http sends exactly the headers given (fetch would add its own).
  */
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 describe("spectator answers and Accept-Encoding", () => {
   let player: Player;

@@ -4,7 +4,6 @@
 // the same; the auditor passes on it with what the watcher saved; no public answer during the day
 // carried the seed, the key or the value of a cell that was not known at that revision.
 import { spawnSync } from "node:child_process";
-import { request } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +12,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import type { Archive } from "../../src/daily/archive/format";
 import { decodeKnown } from "../../src/referee/delta";
+import { rawGet } from "./harness/raw-get";
 
 const base = inject("baseUrl");
 const home = mkdtempSync(join(tmpdir(), "mosaic-day-e2e-"));
@@ -40,20 +40,6 @@ async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
 async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetchAgain(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-/** The raw bytes of a GET, without any content decoding (fetch would gunzip Content-Encoding). */
-function rawGet(path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
-  return new Promise((resolvePromise, reject) => {
-    const req = request(`${base}${path}`, { method: "GET", headers: { "accept-encoding": "gzip" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 interface Recorded {
@@ -135,23 +121,23 @@ describe("the day over HTTP", () => {
     const again = await post("/api/dev/day/close", { date });
     expect(again.json).toEqual(closed.json);
 
-    const file = await rawGet(`/api/archives/${gameId}.json.gz`);
+    const file = await rawGet(`${base}/api/archives/${gameId}.json.gz`, { "accept-encoding": "gzip" });
     expect(file.status).toBe(200);
     expect(file.headers["content-type"]).toBe("application/gzip");
-    expect(file.bytes.length).toBe(archiveInfo.bytes);
-    const asJson = await rawGet(`/api/archives/${gameId}`);
+    expect(file.body.length).toBe(archiveInfo.bytes);
+    const asJson = await rawGet(`${base}/api/archives/${gameId}`, { "accept-encoding": "gzip" });
     expect(asJson.status).toBe(200);
     expect(asJson.headers["content-encoding"]).toBe("gzip");
     expect(asJson.headers["content-type"]).toMatch(/^application\/json/);
-    expect(asJson.bytes.equals(file.bytes)).toBe(true);
-    expect((await rawGet(`/api/archives/${gameId}.json.gz`)).bytes.equals(file.bytes)).toBe(true);
+    expect(asJson.body.equals(file.body)).toBe(true);
+    expect((await rawGet(`${base}/api/archives/${gameId}.json.gz`, { "accept-encoding": "gzip" })).body.equals(file.body)).toBe(true);
     // A plain HTTP client reads the second route as JSON.
     const viaFetch = (await (await fetchAgain(`${base}/api/archives/${gameId}`)).json()) as Archive;
-    const archive = JSON.parse(gunzipSync(file.bytes).toString("utf8")) as Archive;
+    const archive = JSON.parse(gunzipSync(file.body).toString("utf8")) as Archive;
     expect(viaFetch).toEqual(archive);
     const listed = (await (await fetchAgain(`${base}/api/archives`)).json()) as { archives: Array<Record<string, unknown>> };
     expect(listed.archives.find((a) => a.game_id === gameId)).toEqual({
-      day: date, game_id: gameId, url: `/api/archives/${gameId}.json.gz`, bytes: file.bytes.length, log_head: archive.log_head,
+      day: date, game_id: gameId, url: `/api/archives/${gameId}.json.gz`, bytes: file.body.length, log_head: archive.log_head,
     });
 
     // The archive: the log ends with its one close; the secrets are released now, and were never served before.
@@ -184,7 +170,7 @@ describe("the day over HTTP", () => {
     // The auditor passes on the downloaded archive with what the watcher saved during the day.
     const dir = mkdtempSync(join(tmpdir(), "mosaic-day-audit-"));
     try {
-      writeFileSync(join(dir, "archive.json.gz"), file.bytes);
+      writeFileSync(join(dir, "archive.json.gz"), file.body);
       writeFileSync(join(dir, "manifest.json"), savedManifest);
       writeFileSync(join(dir, "hashes.json"), JSON.stringify(savedHashes));
       const headArgs = heads.slice(0, 5).flatMap((h) => ["--head", h]);

@@ -6,6 +6,7 @@ import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
 import { sceneFromModel, sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
+import { sceneDifferences } from "../field/scene-diff";
 import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
@@ -267,30 +268,9 @@ class LiveView {
     this.shell.setHint(fog && reachedBox(scene) === null ? "Nothing reached yet: under fog, tiles appear as agents reach them." : null);
   }
 
-  /**
-   * How the shown scene differs from one rebuilt from the model (tests): cells whose pixel or
-   * covering tile differs, and tiles whose status or solver differs. A page painted straight from
-   * the snapshot must show what the reducer holds.
-   */
+  /** How the shown scene differs from one rebuilt from the model (tests; `sceneDifferences`). */
   private sceneDiff(): { pixels: number; cells: number; tiles: number } | null {
-    const model = this.model;
-    if (!model) return null;
-    const shown = this.shell.view.scene;
-    const fresh = sceneFromModel(model);
-    const a = new Uint32Array(shown.image.data.buffer);
-    const b = new Uint32Array(fresh.image.data.buffer);
-    let pixels = 0;
-    let cells = 0;
-    for (let c = 0; c < a.length; c++) {
-      if (a[c] !== b[c]) pixels++;
-      if (shown.cellTile[c] !== fresh.cellTile[c]) cells++;
-    }
-    let tiles = shown.tiles.size === fresh.tiles.size ? 0 : Math.abs(shown.tiles.size - fresh.tiles.size);
-    for (const t of fresh.tiles.values()) {
-      const s = shown.tiles.get(t.id);
-      if (!s || s.status !== t.status || s.agent !== t.agent || s.cells !== t.cells || JSON.stringify(s.rects) !== JSON.stringify(t.rects)) tiles++;
-    }
-    return { pixels, cells, tiles };
+    return this.model ? sceneDifferences(this.shell.view.scene, sceneFromModel(this.model)) : null;
   }
 
   private renderPanels(): void {

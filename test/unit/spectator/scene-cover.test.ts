@@ -6,6 +6,7 @@ import type { FieldScene as FieldSceneType, TileShape } from "../../../src/site/
 import type { FieldRules } from "../../../src/referee/types";
 import { playDay } from "./play-day";
 import { provideImageData } from "./node-image-data";
+import { sceneDifferences } from "../../../src/site/field/scene-diff";
 
 /**
  * A cell shared by two solved tiles shows one solver's colour. The live page paints solves as
@@ -25,15 +26,9 @@ beforeAll(async () => {
   ({ sceneFromModel, syncEvent, syncTiles } = await import("../../../src/site/field/model-scene"));
 });
 
+/** Pixels and shown tiles of each cell (the tiles' own list is the same by construction). */
 function differences(shown: FieldSceneType, rebuilt: FieldSceneType): { pixels: number; cells: number } {
-  const a = new Uint32Array(shown.image.data.buffer);
-  const b = new Uint32Array(rebuilt.image.data.buffer);
-  let pixels = 0;
-  let cells = 0;
-  for (let c = 0; c < a.length; c++) {
-    if (a[c] !== b[c]) pixels++;
-    if (shown.cellTile[c] !== rebuilt.cellTile[c]) cells++;
-  }
+  const { pixels, cells } = sceneDifferences(shown, rebuilt);
   return { pixels, cells };
 }
 
