@@ -1,5 +1,6 @@
 import type { PublicEvent, SpectatorModel } from "../../spectator";
 import { died, meetings } from "../events";
+import type { FieldBox } from "../field/camera";
 import type { FieldScene } from "../field/scene";
 import type { FieldMarker, RingBox } from "../field/view";
 import { machineOf } from "../palette";
@@ -34,22 +35,29 @@ export function markersFor(model: SpectatorModel, scene: FieldScene, e: PublicEv
   return out;
 }
 
-/** The bounding box of every drawn tile (under fog: the reached part), with a margin. */
-export function reachedBox(scene: FieldScene): { x: number; y: number; w: number; h: number } | null {
+/** The box around those of `ids` the scene holds, or null when it holds none of them. */
+function tilesBox(scene: FieldScene, ids: Iterable<number>): FieldBox | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
   const t = scene.tiles;
-  for (const id of t.keys()) {
+  for (const id of ids) {
+    if (!t.has(id)) continue;
     x0 = Math.min(x0, t.x0[id]);
     y0 = Math.min(y0, t.y0[id]);
     x1 = Math.max(x1, t.x0[id] + t.w[id]);
     y1 = Math.max(y1, t.y0[id] + t.h[id]);
   }
-  if (x1 <= x0) return null;
-  const margin = Math.max(8, (x1 - x0) * 0.1);
-  return { x: x0 - margin, y: y0 - margin, w: x1 - x0 + 2 * margin, h: y1 - y0 + 2 * margin };
+  return x1 > x0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
+}
+
+/** The bounding box of every drawn tile (under fog: the reached part), with a margin. */
+export function reachedBox(scene: FieldScene): FieldBox | null {
+  const box = tilesBox(scene, scene.tiles.keys());
+  if (!box) return null;
+  const margin = Math.max(8, box.w * 0.1);
+  return { x: box.x - margin, y: box.y - margin, w: box.w + 2 * margin, h: box.h + 2 * margin };
 }
 
 /**
@@ -73,21 +81,12 @@ export function pastMarkers(model: SpectatorModel, scene: FieldScene, events: re
  * so far). From the model's rings, so a page opened late marks the same rings as one that watched.
  */
 export function ringBoxes(model: SpectatorModel, scene: FieldScene): RingBox[] {
-  const out: RingBox[] = [];
-  const t = scene.tiles;
-  for (const r of model.rings) {
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let id = r.first_tile; id < r.first_tile + r.tiles; id++) {
-      if (!t.has(id)) continue;
-      x0 = Math.min(x0, t.x0[id]);
-      y0 = Math.min(y0, t.y0[id]);
-      x1 = Math.max(x1, t.x0[id] + t.w[id]);
-      y1 = Math.max(y1, t.y0[id] + t.h[id]);
-    }
-    if (x1 > x0) out.push({ ring: r.ring, x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
-  }
-  return out;
+  return model.rings.flatMap((r) => {
+    const box = tilesBox(scene, idRange(r.first_tile, r.tiles));
+    return box ? [{ ring: r.ring, ...box }] : [];
+  });
+}
+
+function* idRange(first: number, count: number): Generator<number> {
+  for (let id = first; id < first + count; id++) yield id;
 }

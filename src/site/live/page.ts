@@ -159,12 +159,10 @@ class LiveView {
     pageHandle().scene = scene;
     const t2 = performance.now();
     this.shell.view.setScene(scene, { keepCamera: !first });
-    if (first && snapshot.fog) {
-      // Under fog only the reached part is drawn: frame it rather than the whole canvas.
-      const box = reachedBox(scene);
-      if (box) this.shell.view.fit(box);
-    }
-    this.hintWhileUnreached(scene, snapshot.fog);
+    const reached = snapshot.fog ? reachedBox(scene) : null;
+    // Under fog only the reached part is drawn: frame it rather than the whole canvas.
+    if (first && reached) this.shell.view.fit(reached);
+    this.hintWhileUnreached(snapshot.fog && reached === null);
     const t3 = performance.now();
     await nextFrame();
     const t4 = performance.now();
@@ -243,7 +241,7 @@ class LiveView {
       // Newly reached tiles under fog: keep the reach in view, unless the spectator has moved the camera.
       const box = reachedBox(scene);
       if (box) this.shell.view.follow(box);
-      this.hintWhileUnreached(scene, true);
+      this.hintWhileUnreached(box === null);
     }
     this.log.add(applied);
     this.showHead(result.logHead ?? model.head);
@@ -264,8 +262,8 @@ class LiveView {
   }
 
   /** Under fog, before any agent reached a tile, the field is blank: say why rather than show an empty box. */
-  private hintWhileUnreached(scene: FieldScene, fog: boolean): void {
-    this.shell.setHint(fog && reachedBox(scene) === null ? "Nothing reached yet: under fog, tiles appear as agents reach them." : null);
+  private hintWhileUnreached(nothingReached: boolean): void {
+    this.shell.setHint(nothingReached ? "Nothing reached yet: under fog, tiles appear as agents reach them." : null);
   }
 
   /** How the shown scene differs from one rebuilt from the model (tests; `sceneDifferences`). */
