@@ -17,9 +17,24 @@ export class TileCoverage {
   /** One more than the highest tile id added. */
   private tileCapacity = 0;
 
-  constructor(readonly G: number) {
+  constructor(
+    readonly G: number,
+    copyOf?: TileCoverage,
+  ) {
+    if (copyOf) {
+      this.first = copyOf.first.slice();
+      this.second = copyOf.second.slice();
+      for (const [cell, more] of copyOf.extra) this.extra.set(cell, [...more]);
+      this.tileCapacity = copyOf.tileCapacity;
+      return;
+    }
     this.first = new Int32Array(G * G).fill(-1);
     this.second = new Int32Array(G * G).fill(-1);
+  }
+
+  /** An independent copy. */
+  clone(): TileCoverage {
+    return new TileCoverage(this.G, this);
   }
 
   add(t: TileGeometry): void {

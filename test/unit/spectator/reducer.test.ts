@@ -41,6 +41,21 @@ function feed(model: SpectatorModel, whole: Field, event: PublicEvent): number[]
   return model.apply(event);
 }
 
+/**
+ * Feeds `client` the events after its revision as the live feed sends them: batches of up to 5,
+ * each with the geometry of the tiles they make visible, worked out by `server` (fed the same).
+ */
+function followLive(client: SpectatorModel, server: SpectatorModel, whole: Field, rest: PublicEvent[]): void {
+  for (let i = 0; i < rest.length; i += 5) {
+    const batch = rest.slice(i, i + 5);
+    const newly = new Set<number>();
+    for (const e of batch) for (const t of feed(server, whole, e)) newly.add(t);
+    const tiles = [...newly].sort((a, b) => a - b).map((t) => server.tile(t) as TileGeometry);
+    const result = applyLiveMessage(client, throughJson({ type: "events", events: batch, tiles: packTiles(tiles), log_head: server.head }));
+    expect(result.resync).toBeUndefined();
+  }
+}
+
 /** Everything the referee knows that a spectator may know, compared with the model. */
 function expectSameState(model: SpectatorModel, ref: Referee, day: PlayedDay, opts: { frontiers?: boolean } = {}): void {
   expect(model.revision).toBe(ref.revision);
@@ -214,19 +229,28 @@ describe("spectator reducer = referee", () => {
           expect(client.visibleTiles()).toEqual(server.visibleTiles());
           if (sc.rules.fog) expect(client.visibleTiles()).toEqual(reachAt.get(rev));
           else expect(client.visibleTiles().length).toBe(client.tilesTotal);
-          // Batches of up to 5 events, as the feed sends them.
-          const rest = day.events.slice(rev);
-          for (let i = 0; i < rest.length; i += 5) {
-            const batch = rest.slice(i, i + 5);
-            const newly = new Set<number>();
-            for (const e of batch) for (const t of feed(server, whole, e)) newly.add(t);
-            const tiles = [...newly].sort((a, b) => a - b).map((t) => server.tile(t) as TileGeometry);
-            const result = applyLiveMessage(client, throughJson({ type: "events", events: batch, tiles: packTiles(tiles), log_head: server.head }));
-            expect(result.resync).toBeUndefined();
-          }
+          followLive(client, server, whole, day.events.slice(rev));
           expect(throughJson(client.snapshot("public"))).toEqual(throughJson(server.snapshot("public")));
           expectSameState(client, day.referee, day, { frontiers: !sc.rules.fog });
           if (sc.rules.fog) expect(client.visibleTiles()).toEqual(reachedByReferee(day.referee));
+        }
+      });
+
+      it("a clone is independent of its model: what either learns later, events or geometry, never reaches the other", () => {
+        for (const [rev, snaps] of midSnapshots) {
+          const client = SpectatorModel.fromSnapshot(throughJson(snaps.public));
+          const copy = client.clone();
+          expect(throughJson(copy.snapshot("full"))).toEqual(throughJson(client.snapshot("full")));
+          // The client runs on to the end, learning under fog the geometry of tiles as they are reached.
+          followLive(client, SpectatorModel.fromSnapshot(throughJson(snaps.full)), whole, day.events.slice(rev));
+          expect(copy.revision).toBe(rev);
+          expect(throughJson(copy.snapshot("full"))).toEqual(throughJson(SpectatorModel.fromSnapshot(throughJson(snaps.public)).snapshot("full")));
+          for (let c = 0; c < whole.G * whole.G; c++) for (const t of copy.tilesAt(c)) expect(copy.tile(t), `cell ${c}: tile ${t}`).toBeDefined();
+          // Fed the same, the copy ends where the client did, and the client is untouched by it.
+          const clientEnd = throughJson(client.snapshot("full"));
+          followLive(copy, SpectatorModel.fromSnapshot(throughJson(snaps.full)), whole, day.events.slice(rev));
+          expect(throughJson(copy.snapshot("full"))).toEqual(clientEnd);
+          expect(throughJson(client.snapshot("full"))).toEqual(clientEnd);
         }
       });
 
