@@ -101,8 +101,13 @@ export function createShell(scene: FieldScene): Shell {
       if (statusState.textContent !== text || (statusState.firstElementChild !== null) !== dot) {
         statusState.replaceChildren(dot ? el("span", { class: "live-dot", "aria-hidden": "true" }) : "", text);
       }
+      // Rewritten only when it changes, so a focused or hovered link is not swapped under the user.
       const { detail, link } = extra;
-      statusDetail.replaceChildren(detail ? ` · ${detail}` : "", link ? " · " : "", link ? el("a", { href: link.href, text: link.text }) : "");
+      const key = JSON.stringify([detail ?? "", link?.href ?? "", link?.text ?? ""]);
+      if (statusDetail.dataset.key !== key) {
+        statusDetail.dataset.key = key;
+        statusDetail.replaceChildren(detail ? ` · ${detail}` : "", link ? " · " : "", link ? el("a", { href: link.href, text: link.text }) : "");
+      }
     },
     setTitle(text, detail) {
       title.replaceChildren(text, detail ? el("span", { class: "kind", text: detail }) : "");

@@ -170,5 +170,28 @@ describe("a real archived day", () => {
     } finally {
       await live.context.close();
     }
+    // The same page on a narrow phone: the long closed-day status wraps instead of widening the
+    // page, so the replay link, the head's copy button and the zoom buttons stay on the screen.
+    const narrow = { width: 360, height: 780 };
+    const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: narrow, isMobile: true, hasTouch: true });
+    try {
+      const replayLink = phone.page.locator(`#status a[href="/replay/${gameId}"]`);
+      await expect.poll(() => replayLink.count()).toBe(1);
+      // The status line refreshes every few seconds; the link in it stays the same element.
+      await replayLink.evaluate((a) => a.setAttribute("data-probe", "1"));
+      await phone.page.waitForTimeout(2500);
+      expect(await phone.page.locator(`#status a[data-probe="1"]`).count()).toBe(1);
+      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(narrow.width);
+      for (const target of [replayLink, phone.page.locator("#copy-head"), ...(await phone.page.locator(".zoom button").all())]) {
+        await target.waitFor({ state: "visible" });
+        const box = await target.boundingBox();
+        expect(box, await target.evaluate((e) => e.outerHTML.slice(0, 80))).not.toBeNull();
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(narrow.width);
+      }
+      await screenshot(phone.page, "closed-day-phone");
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
   });
 });

@@ -162,7 +162,7 @@ class LiveView {
     const reached = snapshot.fog ? reachedBox(scene) : null;
     // Under fog only the reached part is drawn: frame it rather than the whole canvas.
     if (first && reached) this.shell.view.fit(reached);
-    this.hintWhileUnreached(snapshot.fog && reached === null);
+    this.hintWhileUnreached(snapshot.fog && reached === null, snapshot.status === "closed");
     const t3 = performance.now();
     await nextFrame();
     const t4 = performance.now();
@@ -237,11 +237,11 @@ class LiveView {
       syncEvent(scene, model, e, []);
       if (meetings(e).length || died(e)) this.shell.view.markers.push(...markersFor(model, scene, e, this.shell.nameOf));
     }
-    if (geometry.length && model.fog) {
+    if (model.fog && (geometry.length > 0 || model.status === "closed")) {
       // Newly reached tiles under fog: keep the reach in view, unless the spectator has moved the camera.
       const box = reachedBox(scene);
-      if (box) this.shell.view.follow(box);
-      this.hintWhileUnreached(box === null);
+      if (box && geometry.length > 0) this.shell.view.follow(box);
+      this.hintWhileUnreached(box === null, model.status === "closed");
     }
     this.log.add(applied);
     this.showHead(result.logHead ?? model.head);
@@ -262,8 +262,9 @@ class LiveView {
   }
 
   /** Under fog, before any agent reached a tile, the field is blank: say why rather than show an empty box. */
-  private hintWhileUnreached(nothingReached: boolean): void {
-    this.shell.setHint(nothingReached ? "Nothing reached yet: under fog, tiles appear as agents reach them." : null);
+  private hintWhileUnreached(nothingReached: boolean, closed: boolean): void {
+    const text = closed ? "Nothing was reached before the close: under fog, only tiles agents reached are shown." : "Nothing reached yet: under fog, tiles appear as agents reach them.";
+    this.shell.setHint(nothingReached ? text : null);
   }
 
   /** How the shown scene differs from one rebuilt from the model (tests; `sceneDifferences`). */
