@@ -71,6 +71,12 @@ type Statistic = (agents: readonly AgentFacts[]) => number | null;
 
 const sum = (agents: readonly AgentFacts[], f: (a: AgentFacts) => number): number => agents.reduce((s, a) => s + f(a), 0);
 const ratio = (num: number, den: number, scale = 1): number | null => (den > 0 ? (scale * num) / den : null);
+/**
+ * A sum of agents' shares of their machines' calls or bytes, to a thousandth: a machine's six
+ * agents each holding a sixth add up to 0.9999999999999999 in floating point, and a total is read
+ * as a count.
+ */
+const shareTotal = (agents: readonly AgentFacts[], f: (a: AgentFacts) => number): number => Math.round(sum(agents, f) * 1000) / 1000;
 
 const STATISTICS: Record<"forced_share" | "calls" | "bytes" | "wrong" | "guesses" | "propagation_share" | "reward_per_agent", Statistic> = {
   forced_share: (g) => ratio(sum(g, (a) => a.forced), sum(g, (a) => a.accepted)),
@@ -126,8 +132,8 @@ function row(key: string, members: readonly AgentFacts[], rng: Rng): AnalysisRow
     tiles: sum(members, (a) => a.tiles),
     cells: sum(members, (a) => a.accepted),
     ...estimates,
-    calls_total: sum(members, (a) => a.calls),
-    bytes_total: sum(members, (a) => a.bytes),
+    calls_total: shareTotal(members, (a) => a.calls),
+    bytes_total: shareTotal(members, (a) => a.bytes),
     wrong_cells: sum(members, (a) => a.wrong),
     guess_cells: sum(members, (a) => a.guesses),
     retractions: sum(members, (a) => a.retractions),

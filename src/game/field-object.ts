@@ -78,7 +78,7 @@ export class FieldObject extends DurableObject<Env> {
     return writes.joinable(this.context);
   }
 
-  async join(args: JoinArgs): Promise<Outcome> {
+  async join(args: JoinArgs): Promise<CallerOutcome> {
     return writes.join(this.context, args);
   }
 

@@ -23,14 +23,21 @@ export function joinable(f: FieldContext): Outcome<{ status: FieldStatus }> {
   return gate.ok ? { ok: true, answer: { status: currentStatus(f) } } : gate;
 }
 
-export async function join(f: FieldContext, args: JoinArgs): Promise<Outcome> {
+/**
+ * A join. With a bearer token, the answer names the machine the token proved (`caller`), refusals
+ * included, as a write's does: the usage meter counts the call for it.
+ */
+export async function join(f: FieldContext, args: JoinArgs): Promise<CallerOutcome> {
   // A token is proven first (a bad one is refused as such whatever the field's state), and its
   // vouch is kept: the agent's first write then needs no word from the identity object.
-  if (args.bearer !== undefined) {
-    const proof = await proveBearer(f, args.bearer);
-    if (!proof.ok) return proof;
-    if (proof.machineId !== args.machineId) return fail("identity", `your bearer token proves machine ${proof.machineId}, not ${args.machineId}`);
-  }
+  if (args.bearer === undefined) return seat(f, args);
+  const proof = await proveBearer(f, args.bearer);
+  if (!proof.ok) return proof;
+  if (proof.machineId !== args.machineId) return { ...fail("identity", `your bearer token proves machine ${proof.machineId}, not ${args.machineId}`), caller: proof.machineId };
+  return { ...(await seat(f, args)), caller: proof.machineId };
+}
+
+async function seat(f: FieldContext, args: JoinArgs): Promise<Outcome> {
   const gate = writeGate(f);
   if (!gate.ok) return gate;
   // A development seat's secret is handed out once, at the seat's first join: an unproven rejoin

@@ -11,8 +11,8 @@ import type { UsageRow } from "./live-store";
  * call waits for the counting or costs a round trip of its own. An answer's bytes (its JSON, as
  * UTF-8) are measured in that batch too, not while the caller waits.
  *
- * Whose call it is: the machine the request proved by its bearer token (`ctx.provenMachine`,
- * noted by the play tools when they resolve it); else, for a write that succeeded, the machine of
+ * Whose call it is: the machine the request proved by its bearer token or a join proof
+ * (`ctx.provenMachine`, noted by the tools when they resolve it, refusals included); else, for a write that succeeded, the machine of
  * the agent it named (the field checked the agent's secret); else, for a join that succeeded, the
  * machine of the seated agent. Calls that prove no machine are not counted per machine, so nobody
  * can inflate another machine's figures, and a field that does not exist is never sent anything.

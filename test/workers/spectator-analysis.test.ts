@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
 import { createPlaying, machineId } from "./game-helpers";
+import { machine, mint, proof } from "./identity-helpers";
 
 /**
  * The analysis (SPEC §11) through the real routes: agents play through /mcp (development mode:
@@ -35,8 +36,8 @@ type Analysis = { revision: number; optimum: { status: string; share?: number; c
 const contexts: ExecutionContext[] = [];
 
 /** One tool call through the Worker in development mode. */
-async function call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-  const req = modernRequest("tools/call", { name, arguments: args }, { client: null });
+async function call(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<ToolResult> {
+  const req = modernRequest("tools/call", { name, arguments: args }, { client: null, headers });
   const ctx = createExecutionContext();
   contexts.push(ctx);
   const res = await createApp().fetch(new Request("http://localhost:8787/mcp", { method: "POST", headers: req.headers, body: req.body }), { ...env, MOSAIC_DEV: "1" }, ctx);
@@ -140,5 +141,28 @@ describe("analysis", () => {
     const again = await analysis(gameId);
     expect(again.body).toEqual(a);
     expect(again.etag).toBe(doc.etag);
+  });
+
+  it("counts every call of a proven machine, its refused joins included", async () => {
+    const { gameId } = await createPlaying({ kind: "scatter", G: 30 }, 30, { seed: "analysis-refusals" });
+    const withToken = await machine();
+    const token = await mint(withToken);
+    const withProof = await machine();
+    // Three sessions per machine and field: each machine's fourth join is refused, after its
+    // machine was proven (by the field for a token, at the edge for a join proof).
+    for (const session of ["1", "2", "3", "4"]) {
+      const r = await call("join", { game_id: gameId, session, model: "counted", harness: "token" }, { Authorization: `Bearer ${token}` });
+      expect(Boolean(r.isError), JSON.stringify(r.structuredContent)).toBe(session === "4");
+    }
+    for (const session of ["1", "2", "3", "4"]) {
+      const signed = await proof(withProof, gameId, session);
+      const r = await call("join", { game_id: gameId, session, machine_id: withProof.machineId, public_key: withProof.publicKey, proof: signed, model: "counted", harness: "proof" });
+      expect(Boolean(r.isError), JSON.stringify(r.structuredContent)).toBe(session === "4");
+    }
+    for (const ctx of contexts.splice(0)) await waitOnExecutionContext(ctx);
+    const a = (await analysis(gameId)).body;
+    const byHarness = new Map(a.by_harness.map((r) => [r.key, r.calls_total]));
+    expect(byHarness.get("token")).toBeCloseTo(4, 6);
+    expect(byHarness.get("proof")).toBeCloseTo(4, 6);
   });
 });

@@ -5,7 +5,7 @@ import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
 import { RULES_CORE } from "../rules";
 import type { ErrorCode } from "../../referee/types";
-import { answer, callField, fieldStub } from "./play-common";
+import { answer, callField, fieldStub, noteCaller } from "./play-common";
 import { joinArgs, type JoinArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -33,6 +33,9 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
     async (args) => {
       const who = await proveMachine(ctx, args);
       if (!who.ok) return toolError(who.code, who.message);
+      // A verified join proof proved the machine here; a bearer token is proven by the field,
+      // which names the machine in its answer (noteCaller). Either way the call counts for it.
+      if (who.verified && !who.bearer) ctx.provenMachine = who.machineId;
       const harness = resolveHarness(ctx, args.harness);
       const name = (who.verified ? await displayName(ctx.env, who.machineId).catch(() => null) : null) ?? args.name ?? who.machineId;
       return callField(async () => {
@@ -48,7 +51,7 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
           issueSecret: who.issueSecret,
           ...(who.bearer ? { bearer: who.bearer } : {}),
         });
-        return answer(outcome, (a) => {
+        return answer(noteCaller(ctx, outcome), (a) => {
           const secret = a.agent_secret
             ? " Pass agent_secret on reveal/commit/retract."
             : a.verified === false

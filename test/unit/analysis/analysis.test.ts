@@ -50,6 +50,17 @@ describe("analysis", () => {
     expect(await analyse(agents, "g|7")).toEqual(a);
   });
 
+  it("a group's call and byte totals, sums of the machines' shares, read as counts", async () => {
+    // One machine's calls and bytes are shared equally among its six agents: a sixth each.
+    const six = Array.from({ length: 6 }, (_, i) => agent({ agent: `m-1/${i + 1}`, machine: "m-1", calls: 1 / 6, bytes: 7 / 6 }));
+    const [row] = (await analyse(six, "g|shares")).by_model;
+    expect(row.calls_total).toBe(1);
+    expect(row.bytes_total).toBe(7);
+    // Agents of one machine in different groups keep fractional shares, to a thousandth.
+    const split = await analyse([agent({ agent: "m-2/1", machine: "m-2", model: "a", calls: 10 / 3 }), agent({ agent: "m-2/2", machine: "m-2", model: "b", calls: 20 / 3 })], "g|split");
+    expect(split.by_model.map((r) => r.calls_total).sort()).toEqual([3.333, 6.667]);
+  });
+
   it("bootstrap intervals hold the value, are zero-wide for one agent, and follow the seed", async () => {
     const many = Array.from({ length: 12 }, (_, i) => agent({ agent: `m-${i}/1`, machine: `m-${i}`, reward: 50 + 25 * i, calls: 10 + ((i * 7) % 13) * 5, wrong: i % 4 }));
     const ci = bootstrap(many, await rngFor("seed", "x"));
