@@ -1,4 +1,4 @@
-import { ARCHIVE_FORMAT, archiveHealth, archiveScores, type ArchiveEvent, type ArchiveParams, type ArchiveTile, type ArchiveTileStatus } from "./archive/format";
+import { ARCHIVE_FORMAT, archiveHealth, archiveScores, type ArchiveEvent, type ArchiveName, type ArchiveParams, type ArchiveTile, type ArchiveTileStatus } from "./archive/format";
 import { archiveTileOf } from "./archive/tiles";
 import type { ArchiveSource } from "./archive/writer";
 import type { FieldContext } from "../game/field-context";
@@ -13,9 +13,10 @@ export const EVENT_PAGE = 500;
  * The archive writer's source for a closed field, read from its object: the header from the
  * stored meta (releasing the seed and the key), tiles in id order from the loaded field with
  * their stored hashes and the referee's status and solver, events in revision order paged from
- * SQLite as they were chained, and the final scores and health from the referee.
+ * SQLite as they were chained, the final scores and health from the referee, and the machines'
+ * display names as the close found them (`names`, looked up by the caller: they are not the field's).
  */
-export function archiveSource(f: FieldContext): ArchiveSource {
+export function archiveSource(f: FieldContext, names: readonly ArchiveName[] = []): ArchiveSource {
   const referee = f.referee;
   const field = f.field;
   if (!referee || !field) throw new Error("the field is not loaded");
@@ -59,5 +60,6 @@ export function archiveSource(f: FieldContext): ArchiveSource {
     log_head: { hash: f.head.hash, rev: f.head.rev },
     scores: archiveScores(referee),
     health: archiveHealth(referee),
+    names,
   };
 }

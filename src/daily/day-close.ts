@@ -2,7 +2,8 @@ import type { FieldContext } from "../game/field-context";
 import { fail, type LogHead, type Outcome } from "../game/field-types";
 import { close } from "../game/field-writes";
 import { archiveChunks } from "./archive/writer";
-import { archiveFileName } from "./archive/format";
+import { archiveFileName, type ArchiveName } from "./archive/format";
+import { displayName } from "../identity/api";
 import { archiveSource } from "./archive-source";
 import { uploadGzipped } from "./archive-upload";
 
@@ -50,7 +51,7 @@ async function archiveOnce(f: FieldContext, gameId: string): Promise<ArchiveReco
     // Written before the record was stored (an interrupted close): keep it as it is.
     record = { key, url: `/api/archives/${key}`, bytes: existing.size, raw_bytes: Number(existing.customMetadata?.raw_bytes ?? 0), log_head: { ...f.head } };
   } else {
-    const source = archiveSource(f);
+    const source = archiveSource(f, await displayNames(f));
     const result = await uploadGzipped(bucket, key, archiveChunks(source), {
       httpMetadata: { contentType: "application/gzip" },
       customMetadata: {
@@ -65,6 +66,26 @@ async function archiveOnce(f: FieldContext, gameId: string): Promise<ArchiveReco
   f.store.setMeta("archive", record);
   f.registry.soon();
   return record;
+}
+
+/**
+ * The display names the machines' key holders had set at the close (SPEC §8), in join order, for
+ * the replay to show the names the live page showed. A lookup that fails leaves that machine out:
+ * the archive is written once, and the join's name stands in the replay.
+ */
+async function displayNames(f: FieldContext): Promise<ArchiveName[]> {
+  const machines = f.referee?.machines().map((m) => String(m.machine)) ?? [];
+  const found = await Promise.all(
+    machines.map(async (machine) => {
+      try {
+        return { machine, name: await displayName(f.env, machine) };
+      } catch (err) {
+        console.error("display name lookup failed at the close", machine, err);
+        return { machine, name: null };
+      }
+    }),
+  );
+  return found.filter((n): n is ArchiveName => n.name !== null);
 }
 
 /**

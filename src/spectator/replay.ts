@@ -9,6 +9,8 @@ export interface ArchiveLike {
   seed_commit: string;
   tiles: TileGeometry[];
   events: PublicEvent[];
+  /** Display names at the close (SPEC §8: they win over a join's `name`); older archives have none. */
+  names?: Array<{ machine: string; name: string }>;
 }
 
 /**
@@ -66,6 +68,13 @@ export class ArchiveReplay {
       this.model.apply(events[this.model.revision]);
       const r = this.model.revision;
       if (r % every === 0 && !this.checkpoints.has(r)) this.checkpoints.set(r, this.model.clone());
+    }
+    // Machines are named as the live page named them at the close, from their first join on.
+    const names: unknown = this.archive.names;
+    if (Array.isArray(names)) {
+      for (const n of names as Array<Partial<Record<"machine" | "name", unknown>> | null>) {
+        if (typeof n?.machine === "string" && typeof n.name === "string") this.model.setDisplayName(n.machine, n.name);
+      }
     }
     return this.model;
   }

@@ -11,6 +11,7 @@ import { decodeGaps, unpackCells, type LeaderboardRow, type SpectatorSnapshot } 
 import type { ArchiveTile } from "../../src/daily/archive/format";
 import { browserPerFile, openPage, screenshot } from "./harness/browser";
 import { callToolStructured } from "./harness/mcp-clients";
+import { setDisplayName } from "./harness/identity";
 import { newPlayer } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");
@@ -75,6 +76,8 @@ describe("a real archived day", () => {
     const joined = await callToolStructured<{ agent: string; seed_tile: number; revision: number }>(scripted.client, "join", { game_id: gameId, session: "1", model: "scripted", name: "markup" });
     await callToolStructured(scripted.client, "reveal", { game_id: gameId, agent: joined.agent, expected_revision: joined.revision, tile: joined.seed_tile, intent: "opening <b>move</b>" });
     await scripted.client.close();
+    // Its key holder names the machine after the join: the live page and the replay both show that name (SPEC §8).
+    await setDisplayName(baseUrl, scripted.machine, "Markup Display");
     // Each agent stops after a number of actions, so the day closes part-played: hidden, revealed
     // and solved tiles, known and unknown cells.
     const summaries: AgentSummary[] = await Promise.all(
@@ -91,7 +94,8 @@ describe("a real archived day", () => {
     expect(summaries.reduce((n, s) => n + s.accepted, 0)).toBeGreaterThan(0);
 
     await post("/api/dev/day/close", { date });
-    const archive = await getJson<{ G: number; events: Array<{ rev: number; type: string }>; tiles: ArchiveTile[] }>(`/api/archives/${gameId}`);
+    const archive = await getJson<{ G: number; events: Array<{ rev: number; type: string }>; tiles: ArchiveTile[]; names: Array<{ machine: string; name: string }> }>(`/api/archives/${gameId}`);
+    expect(archive.names).toEqual([{ machine: scripted.machine.machineId, name: "Markup Display" }]);
     expect(archive.events[archive.events.length - 1].type).toBe("close");
     expect(archive.events.filter((e) => e.type === "commit").length).toBeGreaterThan(0);
     const solved = archive.tiles.filter((t) => t.status === "solved");
@@ -103,6 +107,7 @@ describe("a real archived day", () => {
     console.log(`${gameId}: ${archive.events.length} events, ${solved.length} of ${archive.tiles.length} tiles solved, ${serverKnown} cells known; agents: ${summaries.map((s) => `${s.reason} (${s.tiles} tiles, ${s.accepted} cells)`).join(", ")}`);
     const board = await getJson<{ rows: LeaderboardRow[] }>(`/api/games/${gameId}/leaderboard`);
     expect(board.rows.length).toBe(3);
+    expect(board.rows.find((r) => r.machine === scripted.machine.machineId)?.name).toBe("Markup Display");
 
     const w = await openPage(browser(), baseUrl, `/replay/${gameId}`);
     try {
@@ -139,6 +144,7 @@ describe("a real archived day", () => {
       await expect.poll(() => w.page.locator("table.leaderboard tbody tr").count()).toBe(board.rows.length);
       for (const row of board.rows) {
         const cells = await w.page.locator(`table.leaderboard tbody tr[data-row="${row.machine}"] td`).allTextContents();
+        expect(cells[1], row.machine).toContain(row.name);
         expect(cells[2].replace(/,/g, ""), row.machine).toBe(String(row.reward));
         expect(cells[3], row.machine).toBe(String(row.tiles));
       }

@@ -16,6 +16,9 @@
  *   (with `prev` and `hash`); `log_head` is the last event's `{hash, rev}`.
  * - `scores` and `health` are `archiveScores`/`archiveHealth` of the referee after the close: one
  *   row per machine in the order machines first joined, integers and strings only.
+ * - `names` (written since it was added; absent from older archives) holds the display names key
+ *   holders had set for their machines at the close (SPEC §8: they win over a join's `name`), in
+ *   the same order. They come from the identity records, not from the log, so no check covers them.
  */
 import type { FieldParams, TileShape } from "../../engine";
 import type { FieldKind } from "../../engine/types";
@@ -119,13 +122,20 @@ export interface ArchiveHealth extends Omit<HealthReport, "rate"> {
   machine: string;
 }
 
-/** The whole document. Key order on disk: the header's, then tiles, events, log_head, scores, health. */
+/** A machine's display name as its key holder set it (SPEC §8), at the close. */
+export interface ArchiveName {
+  machine: string;
+  name: string;
+}
+
+/** The whole document. Key order on disk: the header's, then tiles, events, log_head, scores, health, names. */
 export interface Archive extends ArchiveHeader {
   tiles: ArchiveTile[];
   events: ArchiveEvent[];
   log_head: ArchiveLogHead;
   scores: ArchiveScore[];
   health: ArchiveHealth[];
+  names?: ArchiveName[];
 }
 
 /** The header's keys in the order they are written (also the order of SPEC §9). */

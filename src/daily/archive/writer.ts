@@ -9,6 +9,7 @@
  *   log_head: { hash, rev },         // the last event's
  *   scores: archiveScores(referee),  // format.ts
  *   health: archiveHealth(referee),
+ *   names,                           // optional: display names at the close
  * };
  * for (const piece of archiveChunks(source)) gzip.write(piece);   // JSON text, about 64 KiB a piece
  * ```
@@ -27,7 +28,7 @@
  *   hashes themselves are the auditor's to recompute: the writer stays synchronous.)
  */
 import { canonicalJson } from "../../engine/canonical-json";
-import { ARCHIVE_FORMAT, HEADER_KEYS, TILE_KEYS, type ArchiveEvent, type ArchiveHeader, type ArchiveHealth, type ArchiveLogHead, type ArchiveScore, type ArchiveTile } from "./format";
+import { ARCHIVE_FORMAT, HEADER_KEYS, TILE_KEYS, type ArchiveEvent, type ArchiveHeader, type ArchiveHealth, type ArchiveLogHead, type ArchiveName, type ArchiveScore, type ArchiveTile } from "./format";
 
 export interface ArchiveSource {
   header: ArchiveHeader;
@@ -36,6 +37,8 @@ export interface ArchiveSource {
   log_head: ArchiveLogHead;
   scores: readonly ArchiveScore[];
   health: readonly ArchiveHealth[];
+  /** Display names at the close (written after `health`; omitted: none written). */
+  names?: readonly ArchiveName[];
 }
 
 export interface WriterOptions {
@@ -95,6 +98,7 @@ export function* archiveChunks(source: ArchiveSource, options: WriterOptions = {
   buffer += `"log_head":${canonicalJson({ hash: source.log_head.hash, rev: source.log_head.rev })},`;
   buffer += `"scores":${rowsJson(source.scores)},`;
   buffer += `"health":${rowsJson(source.health)}`;
+  if (source.names) buffer += `,"names":${rowsJson(source.names)}`;
   buffer += "}\n";
   yield take();
 }

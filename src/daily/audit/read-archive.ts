@@ -135,6 +135,10 @@ export function checkArchiveShape(doc: unknown): Archive {
   if (!isRecord(head) || typeof head.hash !== "string" || !isInt(head.rev)) fail("log_head", "is not {hash, rev}");
   if (!Array.isArray(doc.scores)) fail("scores", "is not a list");
   if (!Array.isArray(doc.health)) fail("health", "is not a list");
+  // Display names (newer archives): informational, but a reader must be able to show them as text.
+  if (doc.names !== undefined && (!Array.isArray(doc.names) || !doc.names.every((n) => isRecord(n) && typeof n.machine === "string" && typeof n.name === "string"))) {
+    fail("names", "is not a list of {machine, name} strings");
+  }
   return doc as unknown as Archive;
 }
 

@@ -313,6 +313,16 @@ describe("tampering is found and named", () => {
     await expect(readArchive((await gzip(bytes)).slice(0, 5000))).rejects.toThrow(/gzip|JSON/);
   });
 
+  it("display names at the close: read as text, malformed ones refused as such, no check changed by them", async () => {
+    const text = td.text.replace(/\}\s*$/, `,"names":[{"machine":"m-0000000000000001","name":"Display <b>one</b>"}]}\n`);
+    const named = materialize(await readArchive(utf8(text)));
+    expect(named.names).toEqual([{ machine: "m-0000000000000001", name: "Display <b>one</b>" }]);
+    expect((await audit(named)).ok).toBe(true);
+    for (const bad of ['{"m-1":"x"}', '[{"machine":"m-1","name":7}]', '["x"]']) {
+      await expect(readArchive(utf8(td.text.replace(/\}\s*$/, `,"names":${bad}}\n`)))).rejects.toThrow(/names is not a list of \{machine, name\}/);
+    }
+  });
+
   it("a day relabelled, or rules, day or id unlike the manifest published before play", async () => {
     const relabelled = copy(archive);
     relabelled.day = "2031-01-09";
