@@ -74,3 +74,27 @@ export function throttle(fn: () => void, ms: number): () => void {
     }, wait);
   };
 }
+
+/**
+ * Collects items and hands them over together, at most every `ms` (the first a frame after the
+ * quiet spell before it): a panel fed by every live message redraws a few times a second, not
+ * once per message. `clear` drops what has not been handed over yet.
+ */
+export function batched<T>(fn: (items: T[]) => void, ms: number): { push(items: readonly T[]): void; clear(): void } {
+  let pending: T[] = [];
+  const flush = throttle(() => {
+    const items = pending;
+    pending = [];
+    if (items.length) fn(items);
+  }, ms);
+  return {
+    push(items) {
+      if (!items.length) return;
+      pending.push(...items);
+      flush();
+    },
+    clear() {
+      pending = [];
+    },
+  };
+}

@@ -140,8 +140,8 @@ describe("the live field", () => {
       team.revision = r.revision;
     }
     await waitForRevision(page, team.revision);
-    const intents = await page.locator(".log-list .intent").allTextContents();
-    expect(intents).toContain(hostile);
+    // New lines join the log a few times a second, not with every message.
+    await expect.poll(() => page.locator(".log-list .intent").allTextContents()).toContain(hostile);
     expect(await page.locator(".log-list img, .log-list script").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(w.dialogs).toEqual([]);
@@ -216,6 +216,39 @@ describe("the live field", () => {
       const r = (await page.locator(control).boundingBox())!;
       const overlaps = field.x < r.x + r.width && field.x + field.w > r.x && field.y < r.y + r.height && field.y + field.h > r.y;
       expect(overlaps, control).toBe(false);
+    }
+  });
+
+  it("puts new log lines in a few times a second, however fast the batches come", async () => {
+    // A page of its own, fed batches faster than the server sends them (retractions of nothing
+    // by a seated agent: valid events that change no state), so the shared page stays in step.
+    const fresh = await openPage(browser(), baseUrl, `/?game=${gameId}`);
+    try {
+      const { page } = fresh;
+      await waitForRevision(page, team.revision);
+      await page.waitForTimeout(500);
+      const result = await page.evaluate(async ({ agent, batches }) => {
+        const live = window.mosaic!.live as { onMessage(m: unknown): void; model: { revision: number } };
+        const list = document.querySelector(".log-list")!;
+        let updates = 0;
+        new MutationObserver(() => updates++).observe(list, { childList: true });
+        const from = live.model.revision;
+        for (let i = 1; i <= batches; i++) {
+          const rev = from + i;
+          live.onMessage({ type: "events", events: [{ type: "retract", rev, at: Date.now(), agent, intent: `batch ${i}`, retracted: [], ignored: [] }], log_head: { hash: "", rev } });
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await new Promise((r) => setTimeout(r, 400));
+        const lines = [...list.querySelectorAll(".intent")].map((n) => n.textContent);
+        return { updates, lines: lines.slice(-batches) };
+      }, { agent: team.seats[0].agent, batches: 20 });
+      // 20 batches over a second: every line is there, put in with a handful of updates, not 20
+      // (each one lays out, pre-paints and paints the list again).
+      expect(result.lines).toEqual(Array.from({ length: 20 }, (_, i) => `batch ${i + 1}`));
+      expect(result.updates).toBeLessThanOrEqual(6);
+      expect(fresh.errors).toEqual([]);
+    } finally {
+      await fresh.context.close();
     }
   });
 

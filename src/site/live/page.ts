@@ -1,7 +1,7 @@
 import { applyLiveMessage, leaderboard, SpectatorModel, unpackTiles, type LiveMessage, type PublicEvent, type SpectatorSnapshot } from "../../spectator";
 import { gamePath, getJson, listArchives, listGames, type GameSummary } from "../api";
 import { pageHandle } from "../debug";
-import { counted, formatInt, throttle } from "../dom";
+import { batched, counted, formatInt, throttle } from "../dom";
 import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
 import { sceneFromModel, sceneFromSnapshot, syncEvent, syncTiles } from "../field/model-scene";
@@ -94,6 +94,11 @@ class LiveView {
   private readonly refreshStatus = throttle(() => this.renderStatus(), 2000);
   private head: { hash: string; rev: number } | null = null;
   private readonly refreshOverlays = throttle(() => this.renderOverlays(), 500);
+  /**
+   * New log lines go in at most 4 times a second: every insertion lays out, pre-paints and paints
+   * the list again, which cost more of the main thread than anything else the feed caused.
+   */
+  private readonly logLines = batched<PublicEvent>((events) => this.log.add(events), 250);
 
   constructor(
     private readonly shell: Shell,
@@ -243,7 +248,7 @@ class LiveView {
       if (box && geometry.length > 0) this.shell.view.follow(box);
       this.hintWhileUnreached(box === null, model.status === "closed");
     }
-    this.log.add(applied);
+    this.logLines.push(applied);
     this.showHead(result.logHead ?? model.head);
     this.shell.view.sceneChanged();
     this.refreshPanels();
