@@ -252,6 +252,29 @@ describe("the live field", () => {
     }
   });
 
+  it("redraws a pulsing mark ten times a second, whatever else drew meanwhile", async () => {
+    const { page } = w;
+    // The frames drawn for other reasons (here a pan's worth of them) must not each start
+    // another chain of redraws.
+    const drawsPerSecond = await page.evaluate(async () => {
+      const view = window.mosaic!.view! as unknown as { markers: Array<{ rev: number }>; drawCount: number; invalidate(): void };
+      view.markers.push({ kind: "meet", x: 1, y: 1, label: "a test mark", rev: -1, since: performance.now() } as { rev: number });
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      for (let i = 0; i < 40; i++) {
+        view.invalidate();
+        await frame();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const before = view.drawCount;
+      await new Promise((r) => setTimeout(r, 1000));
+      const drawn = view.drawCount - before;
+      view.markers = view.markers.filter((m) => m.rev !== -1);
+      return drawn;
+    });
+    expect(drawsPerSecond).toBeGreaterThanOrEqual(5);
+    expect(drawsPerSecond).toBeLessThanOrEqual(13);
+  });
+
   it("lays out on a phone", async () => {
     const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);

@@ -60,6 +60,8 @@ export class FieldView {
   private readonly boardCtx: CanvasRenderingContext2D;
   private readonly outlines = new Map<number, Path2D>();
   private frame = 0;
+  /** The pending redraw of pulsing markers, if any. */
+  private pulse: ReturnType<typeof setTimeout> | null = null;
   private drawnVersion = -1;
   private dpr = 1;
   private fitted = false;
@@ -217,8 +219,15 @@ export class FieldView {
     this.drawCount++;
     // New markers pulse and fade to a steady dim mark: keep drawing while any is young (once a
     // second is enough when motion is reduced). They stay, as a page opened later shows them.
+    // One timer at a time: a timer per draw started a new chain of redraws with every draw made
+    // for another reason (a live batch, a pan), so a young marker drew many times per 100 ms.
     const now = performance.now();
-    if (this.markers.some((m) => now - m.since < MARKER_LIFETIME_MS)) setTimeout(() => this.invalidate(), this.reducedMotion ? 1000 : 100);
+    if (!this.pulse && this.markers.some((m) => now - m.since < MARKER_LIFETIME_MS)) {
+      this.pulse = setTimeout(() => {
+        this.pulse = null;
+        this.invalidate();
+      }, this.reducedMotion ? 1000 : 100);
+    }
   }
 
   private drawRings(): void {
