@@ -30,9 +30,22 @@ export class FrontierTracker {
     }
   }
 
-  /** Geometry learnt later (fog, growth) adds neighbours: forget the cached lists. */
+  /** Forgets every cached list (a new model: a snapshot loaded, a replay rebuilt). */
   forget(): void {
     this.neighbours.clear();
+  }
+
+  /**
+   * Geometry learnt later (fog, growth) adds neighbours, but only to the new tiles and to the tiles
+   * they overlap: those lists alone are dropped. Forgetting every list instead made each refresh
+   * after a reveal under fog recompute the neighbours of every solved tile. Call once the model
+   * holds the new geometry.
+   */
+  learnt(model: SpectatorModel, ids: Iterable<number>): void {
+    for (const id of ids) {
+      this.neighbours.delete(id);
+      for (const n of model.neighbours(id)) this.neighbours.delete(n);
+    }
   }
 
   private around(model: SpectatorModel, t: number): number[] {

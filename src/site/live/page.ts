@@ -234,8 +234,10 @@ class LiveView {
       if (result.logHead) this.showHead(result.logHead);
       return;
     }
-    if (geometry.length) this.frontier.forget();
     const applied = message.events.filter((e) => e.rev > before && e.rev <= model.revision);
+    // A ring makes tiles exist that known geometry may already overlap: every list may change.
+    if (applied.some((e) => e.type === "grow")) this.frontier.forget();
+    else if (geometry.length) this.frontier.learnt(model, geometry);
     const scene = this.shell.view.scene;
     syncTiles(scene, model, geometry);
     for (const e of applied) {
