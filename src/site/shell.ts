@@ -114,6 +114,8 @@ export function createShell(scene: FieldScene): Shell {
       document.title = `${text} — Mosaic`;
     },
     setHint(text) {
+      // Called with every live batch under fog: a write that changes nothing still costs a style pass.
+      if (hint.hidden === (text === null) && hint.textContent === (text ?? "")) return;
       hint.hidden = text === null;
       hint.textContent = text ?? "";
     },
