@@ -92,6 +92,10 @@ describe("the live field", () => {
     const byId = (a: number, b: number) => a - b;
     await expect.poll(() => w.page.evaluate(() => [...window.mosaic!.view!.frontier])).toEqual(expect.arrayContaining([...frontiers]));
     expect((await w.page.evaluate(() => [...window.mosaic!.view!.frontier])).sort(byId)).toEqual([...frontiers].sort(byId));
+    // The log holds every revision once, in order, the page's opening backfill and live lines alike.
+    await expect.poll(() => w.page.evaluate(() => Number(document.querySelector(".log-list li:last-child")?.getAttribute("data-rev")))).toBe(team.revision);
+    const revs = await w.page.evaluate(() => [...document.querySelectorAll(".log-list li")].map((li) => Number(li.getAttribute("data-rev"))));
+    expect(revs).toEqual(Array.from({ length: revs.length }, (_, i) => revs[0] + i));
   });
 
   it("reconnects after its socket drops and catches up with nothing missing", async () => {

@@ -44,8 +44,14 @@ export class LogPanel {
     this.list.replaceChildren();
   }
 
-  /** Appends the events' lines (in order), trimming the oldest. */
-  add(events: readonly PublicEvent[]): void {
+  /**
+   * Appends the events' lines (in order), trimming the oldest. Lines the list already shows are
+   * skipped: live lines wait up to a quarter second in a batch, and the backfill fetched meanwhile
+   * may have put the same revisions in first.
+   */
+  add(added: readonly PublicEvent[]): void {
+    const last = Number(this.list.lastElementChild?.getAttribute("data-rev") ?? 0);
+    const events = last > 0 ? added.filter((e) => e.rev > last) : added;
     if (!events.length) return;
     const fragment = document.createDocumentFragment();
     for (const e of events.slice(-MAX_ROWS)) fragment.appendChild(this.row(e));
