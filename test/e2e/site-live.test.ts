@@ -170,6 +170,18 @@ describe("the live field", () => {
 
   it("shows the leaderboard the API serves, one row per machine, sortable", async () => {
     const { page } = w;
+    // While another tab is open, play goes on and the hidden table is left alone.
+    await page.getByRole("tab", { name: "Log" }).click();
+    await page.evaluate(() => {
+      const table = document.querySelector("table.leaderboard")!;
+      const seen = { mutations: 0 };
+      (window as unknown as { boardSeen: typeof seen }).boardSeen = seen;
+      new MutationObserver((records) => (seen.mutations += records.length)).observe(table, { subtree: true, childList: true, characterData: true });
+    });
+    await team.pass();
+    await waitForRevision(page, team.revision);
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => (window as unknown as { boardSeen: { mutations: number } }).boardSeen.mutations)).toBe(0);
     await page.getByRole("tab", { name: "Leaderboard" }).click();
     const res = await fetch(`${baseUrl}/api/games/${gameId}/leaderboard`);
     expect(res.status).toBe(200);

@@ -38,7 +38,7 @@ export async function startLive(gameParam: string | null): Promise<void> {
   const analysis = new AnalysisPanel();
   const lists = new ListsPanel(gameParam);
   shell.addTab("log", "Log", log.root, () => log.shown());
-  shell.addTab("leaderboard", "Leaderboard", board.root);
+  shell.addTab("leaderboard", "Leaderboard", board.root, () => board.shown());
   shell.addTab("analysis", "Analysis", analysis.root, () => void analysis.refresh());
   // The list of fields moves with every field's play: fetched afresh each time it is opened.
   shell.addTab("fields", "Fields & days", lists.root, () => void listGames().then((g) => lists.setGames(g), () => undefined));
@@ -282,7 +282,7 @@ class LiveView {
   private renderPanels(): void {
     const model = this.model;
     if (!model) return;
-    this.board.setRows(leaderboard(model), `At revision ${formatInt(model.revision)}.`);
+    this.board.update(() => ({ rows: leaderboard(model), note: `At revision ${formatInt(model.revision)}.` }));
   }
 
   private renderOverlays(): void {

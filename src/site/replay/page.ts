@@ -31,7 +31,7 @@ export async function startReplay(dayParam: string): Promise<void> {
   const board = new LeaderboardPanel("Leaderboard at the scrubbed revision");
   const lists = new ListsPanel(null);
   shell.addTab("log", "Log", log.root, () => log.shown());
-  shell.addTab("leaderboard", "Leaderboard", board.root);
+  shell.addTab("leaderboard", "Leaderboard", board.root, () => board.shown());
   shell.addTab("fields", "Fields & days", lists.root);
   pageHandle().view = shell.view;
   shell.setTitle(`Replay ${day}`);
@@ -301,7 +301,7 @@ class ReplayPlayer {
   }
 
   private renderBoard(): void {
-    this.board.setRows(leaderboard(this.model), `At revision ${formatInt(this.model.revision)} of ${formatInt(this.replay.last)}.`);
+    this.board.update(() => ({ rows: leaderboard(this.model), note: `At revision ${formatInt(this.model.revision)} of ${formatInt(this.replay.last)}.` }));
   }
 
   private renderOverlays(): void {
