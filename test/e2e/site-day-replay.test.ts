@@ -176,28 +176,34 @@ describe("a real archived day", () => {
     } finally {
       await live.context.close();
     }
-    // The same page on a narrow phone: the long closed-day status wraps instead of widening the
-    // page, so the replay link, the head's copy button and the zoom buttons stay on the screen.
-    const narrow = { width: 360, height: 780 };
-    const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: narrow, isMobile: true, hasTouch: true });
-    try {
-      const replayLink = phone.page.locator(`#status a[href="/replay/${gameId}"]`);
-      await expect.poll(() => replayLink.count()).toBe(1);
-      // The status line refreshes every few seconds; the link in it stays the same element.
-      await replayLink.evaluate((a) => a.setAttribute("data-probe", "1"));
-      await phone.page.waitForTimeout(2500);
-      expect(await phone.page.locator(`#status a[data-probe="1"]`).count()).toBe(1);
-      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(narrow.width);
-      for (const target of [replayLink, phone.page.locator("#copy-head"), ...(await phone.page.locator(".zoom button").all())]) {
-        await target.waitFor({ state: "visible" });
-        const box = await target.boundingBox();
-        expect(box, await target.evaluate((e) => e.outerHTML.slice(0, 80))).not.toBeNull();
-        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(narrow.width);
+    // The same page on narrow phones (360 px, and 320 px: the width WCAG's reflow criterion names):
+    // the long closed-day status wraps instead of widening the page, so the replay link, the
+    // head's copy button and the zoom buttons stay on the screen, and the folded legend covers none.
+    for (const narrow of [{ width: 360, height: 780 }, { width: 320, height: 700 }]) {
+      const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: narrow, isMobile: true, hasTouch: true });
+      try {
+        const replayLink = phone.page.locator(`#status a[href="/replay/${gameId}"]`);
+        await expect.poll(() => replayLink.count()).toBe(1);
+        // The status line refreshes every few seconds; the link in it stays the same element.
+        await replayLink.evaluate((a) => a.setAttribute("data-probe", "1"));
+        await phone.page.waitForTimeout(2500);
+        expect(await phone.page.locator(`#status a[data-probe="1"]`).count()).toBe(1);
+        expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(narrow.width);
+        const boxes: Array<{ x: number; y: number; width: number; height: number }> = [];
+        for (const target of [replayLink, phone.page.locator("#copy-head"), phone.page.locator("details.legend summary"), ...(await phone.page.locator(".zoom button").all())]) {
+          await target.waitFor({ state: "visible" });
+          const box = await target.boundingBox();
+          expect(box, await target.evaluate((e) => e.outerHTML.slice(0, 80))).not.toBeNull();
+          expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(narrow.width);
+          if (box) boxes.push(box);
+        }
+        const [legend, ...zoom] = boxes.slice(2);
+        for (const b of zoom) expect(legend.x + legend.width <= b.x || b.x + b.width <= legend.x || legend.y + legend.height <= b.y || b.y + b.height <= legend.y, `legend over a zoom button at ${narrow.width} px`).toBe(true);
+        await screenshot(phone.page, `closed-day-phone-${narrow.width}`);
+        expect(phone.errors).toEqual([]);
+      } finally {
+        await phone.context.close();
       }
-      await screenshot(phone.page, "closed-day-phone");
-      expect(phone.errors).toEqual([]);
-    } finally {
-      await phone.context.close();
     }
   });
 });
