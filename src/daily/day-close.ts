@@ -3,7 +3,7 @@ import { fail, type LogHead, type Outcome } from "../game/field-types";
 import { close } from "../game/field-writes";
 import { archiveChunks } from "./archive/writer";
 import { archiveFileName, type ArchiveName } from "./archive/format";
-import { displayName } from "../identity/api";
+import { displayNames } from "../identity/api";
 import { archiveSource } from "./archive-source";
 import { uploadGzipped } from "./archive-upload";
 
@@ -51,7 +51,7 @@ async function archiveOnce(f: FieldContext, gameId: string): Promise<ArchiveReco
     // Written before the record was stored (an interrupted close): keep it as it is.
     record = { key, url: `/api/archives/${key}`, bytes: existing.size, raw_bytes: Number(existing.customMetadata?.raw_bytes ?? 0), log_head: { ...f.head } };
   } else {
-    const source = archiveSource(f, await displayNames(f));
+    const source = archiveSource(f, await namesAtClose(f));
     const result = await uploadGzipped(bucket, key, archiveChunks(source), {
       httpMetadata: { contentType: "application/gzip" },
       customMetadata: {
@@ -73,19 +73,13 @@ async function archiveOnce(f: FieldContext, gameId: string): Promise<ArchiveReco
  * the replay to show the names the live page showed. A lookup that fails leaves that machine out:
  * the archive is written once, and the join's name stands in the replay.
  */
-async function displayNames(f: FieldContext): Promise<ArchiveName[]> {
+async function namesAtClose(f: FieldContext): Promise<ArchiveName[]> {
   const machines = f.referee?.machines().map((m) => String(m.machine)) ?? [];
-  const found = await Promise.all(
-    machines.map(async (machine) => {
-      try {
-        return { machine, name: await displayName(f.env, machine) };
-      } catch (err) {
-        console.error("display name lookup failed at the close", machine, err);
-        return { machine, name: null };
-      }
-    }),
-  );
-  return found.filter((n): n is ArchiveName => n.name !== null);
+  const found = await displayNames(f.env, machines);
+  return machines.flatMap((machine) => {
+    const name = found.get(machine);
+    return name ? [{ machine, name }] : [];
+  });
 }
 
 /**

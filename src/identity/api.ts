@@ -134,3 +134,21 @@ export async function displayName(env: Env, machineId: string): Promise<string |
   if (!MACHINE_ID_RE.test(machineId)) return null;
   return identityStub(env, machineId).getName(machineId);
 }
+
+/**
+ * The display names of several machines, looked up at once: a machine whose lookup failed is
+ * missing from the map (the failure logged), one without a name maps to null.
+ */
+export async function displayNames(env: Env, machineIds: readonly string[]): Promise<Map<string, string | null>> {
+  const found = new Map<string, string | null>();
+  await Promise.all(
+    machineIds.map(async (id) => {
+      try {
+        found.set(id, await displayName(env, id));
+      } catch (err) {
+        console.error("display name lookup failed", id, err);
+      }
+    }),
+  );
+  return found;
+}

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { displayName } from "../identity/api";
+import { displayNames } from "../identity/api";
 import type { SpectatorModel } from "../spectator";
 
 /** How long a looked-up display name is trusted before it is asked again. */
@@ -21,15 +21,7 @@ export class DisplayNames {
       const c = this.cache.get(m.id);
       return !c || now - c.at > NAME_TTL_MS;
     });
-    await Promise.all(
-      stale.map(async (m) => {
-        try {
-          this.cache.set(m.id, { name: await displayName(this.env, m.id), at: now });
-        } catch (err) {
-          console.error("display name lookup failed", m.id, err);
-        }
-      }),
-    );
+    for (const [id, name] of await displayNames(this.env, stale.map((m) => m.id))) this.cache.set(id, { name, at: now });
     for (const m of model.machines) {
       const name = this.cache.get(m.id)?.name;
       if (name) model.setDisplayName(m.id, name);
