@@ -78,9 +78,9 @@ export function throttle(fn: () => void, ms: number): () => void {
 /**
  * Collects items and hands them over together, at most every `ms` (the first a frame after the
  * quiet spell before it): a panel fed by every live message redraws a few times a second, not
- * once per message. `clear` drops what has not been handed over yet.
+ * once per message.
  */
-export function batched<T>(fn: (items: T[]) => void, ms: number): { push(items: readonly T[]): void; clear(): void } {
+export function batched<T>(fn: (items: T[]) => void, ms: number): { push(items: readonly T[]): void } {
   let pending: T[] = [];
   const flush = throttle(() => {
     const items = pending;
@@ -92,9 +92,6 @@ export function batched<T>(fn: (items: T[]) => void, ms: number): { push(items: 
       if (!items.length) return;
       pending.push(...items);
       flush();
-    },
-    clear() {
-      pending = [];
     },
   };
 }

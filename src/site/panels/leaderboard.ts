@@ -71,13 +71,8 @@ export class LeaderboardPanel {
    * rows nobody sees cost it main-thread time for nothing.
    */
   update(compute: () => { rows: LeaderboardRow[]; note: string }): void {
-    if (this.root.offsetParent === null) {
-      this.deferred = compute;
-      return;
-    }
-    this.deferred = null;
-    const { rows, note } = compute();
-    this.setRows(rows, note);
+    this.deferred = compute;
+    if (this.root.offsetParent !== null) this.shown();
   }
 
   /** The panel's tab was opened: bring in what was deferred while it was hidden. */
