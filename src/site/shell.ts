@@ -83,6 +83,8 @@ export function createShell(scene: FieldScene): Shell {
         tab.tabIndex = on ? 0 : -1;
       }
       for (const panel of panels.children) (panel as HTMLElement).hidden = panel.id !== `panel-${id}`;
+      // The layout follows the open tab (site.css widens the side panel for the tables).
+      document.body.dataset.tab = id;
       // On a phone the tile card sits over the field the tabs share the screen with: a reader
       // moving on to a panel is done with it.
       if (pinned && phone.matches) {

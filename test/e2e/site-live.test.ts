@@ -198,7 +198,14 @@ describe("the live field", () => {
     const header = page.locator("table.leaderboard th[data-key=reward]");
     await header.locator("button").click();
     expect(await header.getAttribute("aria-sort")).toBe("ascending");
+    // On a desktop the side panel widens for the table, and narrows again for the log.
+    const width = page.viewportSize()!.width;
+    expect((await page.locator("#side").boundingBox())!.width).toBeGreaterThanOrEqual(Math.min(0.6 * width, 1300) - 2);
+    await expect.poll(async () => Math.round((await page.locator("table.leaderboard").boundingBox())!.width)).toBeGreaterThan(440);
     await screenshot(page, "live-leaderboard-desktop");
+    await page.getByRole("tab", { name: "Log" }).click();
+    expect(Math.round((await page.locator("#side").boundingBox())!.width)).toBe(440);
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
   });
 
   it("shows the analysis grouped by model, harness and tag, as the API serves it", async () => {
@@ -249,19 +256,33 @@ describe("the live field", () => {
         let updates = 0;
         new MutationObserver(() => updates++).observe(list, { childList: true });
         const from = live.model.revision;
+        // What the header and the log show, read together: the status line's revision, the log
+        // head's, and the newest log line's.
+        const shown = () => ({
+          status: Number(/rev ([\d,]+)/.exec(document.getElementById("status-detail")!.textContent ?? "")?.[1].replace(/,/g, "")),
+          head: Number(/@(\d+)/.exec(document.getElementById("head-text")!.textContent ?? "")?.[1]),
+          log: Number(list.lastElementChild?.getAttribute("data-rev")),
+        });
+        const apart: Array<ReturnType<typeof shown>> = [];
         for (let i = 1; i <= batches; i++) {
           const rev = from + i;
-          live.onMessage({ type: "events", events: [{ type: "retract", rev, at: Date.now(), agent, intent: `batch ${i}`, retracted: [], ignored: [] }], log_head: { hash: "", rev } });
+          live.onMessage({ type: "events", events: [{ type: "retract", rev, at: Date.now(), agent, intent: `batch ${i}`, retracted: [], ignored: [] }], log_head: { hash: "ab".repeat(32), rev } });
           await new Promise((r) => setTimeout(r, 50));
+          const now = shown();
+          if (now.status !== now.log || now.head !== now.log) apart.push(now);
         }
         await new Promise((r) => setTimeout(r, 400));
         const lines = [...list.querySelectorAll(".intent")].map((n) => n.textContent);
-        return { updates, lines: lines.slice(-batches) };
+        return { updates, lines: lines.slice(-batches), apart, end: shown(), last: from + batches };
       }, { agent: team.seats[0].agent, batches: 20 });
       // 20 batches over a second: every line is there, put in with a handful of updates, not 20
       // (each one lays out, pre-paints and paints the list again).
       expect(result.lines).toEqual(Array.from({ length: 20 }, (_, i) => `batch ${i + 1}`));
       expect(result.updates).toBeLessThanOrEqual(6);
+      // The header moves with the log: at every moment its revision and its log head (what "Copy
+      // head" hands an auditor) are the newest line's.
+      expect(result.apart).toEqual([]);
+      expect(result.end).toEqual({ status: result.last, head: result.last, log: result.last });
       expect(fresh.errors).toEqual([]);
     } finally {
       await fresh.context.close();
@@ -321,6 +342,20 @@ describe("the live field", () => {
     await phone.page.locator("#tooltip").waitFor({ state: "visible" });
     await phone.page.getByRole("tab", { name: "Leaderboard" }).click();
     expect(await phone.page.locator("#tooltip").isVisible()).toBe(false);
+    // The leaderboard is wider than a phone: scrolled to its last column, the machine's name
+    // stays in view at the left edge.
+    const wrap = phone.page.locator("#panel-leaderboard .table-wrap");
+    expect(await wrap.evaluate((n) => n.scrollWidth > n.clientWidth)).toBe(true);
+    await wrap.evaluate((n) => (n.scrollLeft = n.scrollWidth));
+    const wrapBox = (await wrap.boundingBox())!;
+    const firstRow = phone.page.locator("table.leaderboard tbody tr").first();
+    const name = (await firstRow.locator("td.pin").boundingBox())!;
+    expect(name.x).toBeGreaterThanOrEqual(wrapBox.x - 1);
+    expect(name.x + name.width).toBeLessThanOrEqual(wrapBox.x + wrapBox.width);
+    const lastCell = (await firstRow.locator("td").last().boundingBox())!;
+    expect(lastCell.x + lastCell.width).toBeLessThanOrEqual(wrapBox.x + wrapBox.width + 1);
+    // Nothing of the scrolled columns shows through the pinned name.
+    expect(await firstRow.locator("td.pin").evaluate((n) => getComputedStyle(n).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
     await screenshot(phone.page, "live-phone");
     await screenshot(w.page, "live-desktop");
     expect(phone.errors).toEqual([]);

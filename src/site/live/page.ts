@@ -91,14 +91,18 @@ class LiveView {
    */
   timings: Record<string, number> = {};
   private readonly refreshPanels = throttle(() => this.renderPanels(), 250);
-  private readonly refreshStatus = throttle(() => this.renderStatus(), 2000);
+  private readonly refreshStatus = throttle(() => this.renderStatus(), 250);
   private head: { hash: string; rev: number } | null = null;
   private readonly refreshOverlays = throttle(() => this.renderOverlays(), 500);
   /**
    * New log lines go in at most 4 times a second: every insertion lays out, pre-paints and paints
    * the list again, which cost more of the main thread than anything else the feed caused.
    */
-  private readonly logLines = batched<PublicEvent>((events) => this.log.add(events), 250);
+  /** New log lines, and with them the status line and the log head: the header names the revision the log ends at. */
+  private readonly logLines = batched<PublicEvent>((events) => {
+    this.log.add(events);
+    this.renderStatus();
+  }, 250);
 
   constructor(
     private readonly shell: Shell,
@@ -250,11 +254,11 @@ class LiveView {
       if (box && geometry.length > 0) this.shell.view.follow(box);
       this.hintWhileUnreached(box === null, model.status === "closed");
     }
+    // The header follows with the log's next batch (logLines), never ahead of or behind it.
+    this.head = result.logHead ?? model.head;
     this.logLines.push(applied);
-    this.showHead(result.logHead ?? model.head);
     this.shell.view.sceneChanged();
     this.refreshPanels();
-    this.refreshStatus();
     this.refreshOverlays();
   }
 
@@ -295,8 +299,8 @@ class LiveView {
   }
 
   /**
-   * The log head the server last told of goes up with the status line (throttled alike), so the
-   * header never shows two revisions; when it is drawn, the model's own head wins if it is newer.
+   * The log head the server last told of goes up with the status line, so the header never shows
+   * two revisions; when it is drawn, the model's own head wins if it is newer.
    */
   private showHead(head: { hash: string; rev: number }): void {
     this.head = head;

@@ -125,12 +125,13 @@ export class AnalysisPanel {
     this.note.textContent = `${revisionText(doc)}${note || "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals."}${optimumText(doc)}`;
     for (const [name, rows] of groups) {
       const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const columns: Array<Column<Row>> = keys.map((k) => ({
+      const columns: Array<Column<Row>> = keys.map((k, i) => ({
         key: k,
         label: LABELS[k] ?? k.replace(/_/g, " "),
         value: (r) => sortValue(r[k]),
         render: (r) => render(r[k], k.endsWith("_share")),
         numeric: rows.some((r) => typeof r[k] === "number" || interval(r[k]) !== null),
+        pinned: i === 0,
       }));
       const table = new SortableTable(columns, { caption: `Analysis by ${name}`, sortKey: keys.includes("reward") ? "reward" : keys[0] });
       table.setRows(rows);

@@ -11,7 +11,7 @@ function machineCell(row: LeaderboardRow): HTMLElement {
 
 const COLUMNS: Array<Column<LeaderboardRow>> = [
   { key: "rank", label: "#", value: (r) => r.rank, numeric: true },
-  { key: "name", label: "Machine", value: (r) => (r.name || r.machine).toLowerCase(), render: machineCell },
+  { key: "name", label: "Machine", value: (r) => (r.name || r.machine).toLowerCase(), render: machineCell, pinned: true },
   { key: "reward", label: "Reward", value: (r) => r.reward, render: (r) => formatInt(r.reward), numeric: true },
   { key: "tiles", label: "Tiles", value: (r) => r.tiles, numeric: true, title: "tiles solved" },
   { key: "cells", label: "Cells", value: (r) => r.cells, render: (r) => formatInt(r.cells), numeric: true, title: "cells committed and accepted" },

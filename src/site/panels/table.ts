@@ -9,6 +9,14 @@ export interface Column<Row> {
   render?(row: Row): string | Node;
   numeric?: boolean;
   title?: string;
+  /** The column that names the row: it stays in view while a table wider than its panel scrolls. */
+  pinned?: boolean;
+}
+
+/** A cell's classes: right-aligned numbers, the pinned naming column. */
+function cellClass<Row>(column: Column<Row>): string | undefined {
+  const classes = [column.numeric ? "num" : "", column.pinned ? "pin" : ""].filter(Boolean).join(" ");
+  return classes || undefined;
 }
 
 /**
@@ -34,7 +42,7 @@ export class SortableTable<Row> {
     for (const column of columns) {
       const button = el("button", { type: "button", class: "sort", text: column.label, title: column.title });
       button.addEventListener("click", () => this.sortBy(column.key));
-      const th = el("th", { scope: "col", class: column.numeric ? "num" : undefined, "data-key": column.key }, button);
+      const th = el("th", { scope: "col", class: cellClass(column), "data-key": column.key }, button);
       this.headers.push(th);
       headRow.append(th);
     }
@@ -85,7 +93,7 @@ export class SortableTable<Row> {
       const tr = el("tr", { "data-row": this.rowKey?.(row) });
       for (const c of this.columns) {
         const content = c.render ? c.render(row) : String(c.value(row) ?? "–");
-        tr.append(el("td", { class: c.numeric ? "num" : undefined }, content));
+        tr.append(el("td", { class: cellClass(c) }, content));
       }
       fragment.append(tr);
     }
