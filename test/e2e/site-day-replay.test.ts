@@ -148,6 +148,15 @@ describe("a real archived day", () => {
         expect(cells[2].replace(/,/g, ""), row.machine).toBe(String(row.reward));
         expect(cells[3], row.machine).toBe(String(row.tiles));
       }
+      // The day's analysis, the server's at the close, saying that it does not follow the slider.
+      await w.page.getByRole("tab", { name: "Analysis" }).click();
+      await expect.poll(() => w.page.locator("#panel-analysis .analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag"]);
+      expect(await w.page.locator("#panel-analysis .note").innerText()).toMatch(/^At revision [\d,]+\. The day's analysis at its close, as the server computed it/);
+      // At the start the log says how to fill it, and the position names no time.
+      await w.page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(0));
+      await w.page.getByRole("tab", { name: "Log" }).click();
+      expect(await w.page.locator(".log-list").evaluate((n) => getComputedStyle(n, "::before").content)).toContain("as the replay plays");
+      expect(await w.page.locator(".replay-pos").innerText()).toBe(`rev 0 / ${archive.events.length.toLocaleString("en-US")} · start · 0 solved`);
       // Back to the scripted reveal: its intent is in the log, as text.
       const marked = archive.events.find((e) => (e as { intent?: string }).intent === "opening <b>move</b>");
       expect(marked).toBeDefined();

@@ -103,9 +103,13 @@ export class AnalysisPanel {
     this.root = el("section", { class: "panel" }, el("header", { class: "panel-head" }, el("h2", { text: "Analysis" })), this.note, this.body);
   }
 
+  /** What the panel says of its figures in place of the default note (the replay's: they are the close's). */
+  private explanation = "";
+
   /** Loads now and every 20 s while the panel is shown. */
-  load(gameId: string): void {
+  load(gameId: string, explanation = ""): void {
     this.gameId = gameId;
+    this.explanation = explanation;
     void this.refresh();
     if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(() => {
@@ -142,7 +146,7 @@ export class AnalysisPanel {
   async refresh(): Promise<void> {
     if (!this.gameId) return;
     try {
-      this.show(await getJson(gamePath(this.gameId, "/analysis")));
+      this.show(await getJson(gamePath(this.gameId, "/analysis")), this.explanation);
     } catch (err) {
       this.note.textContent = `Analysis unavailable: ${(err as Error).message}`;
     }

@@ -6,6 +6,7 @@ import { died, meetings } from "../events";
 import { FrontierTracker } from "../field/frontier";
 import { sceneFromModel, syncEvent, syncTiles } from "../field/model-scene";
 import { FieldScene } from "../field/scene";
+import { AnalysisPanel } from "../panels/analysis";
 import { LeaderboardPanel } from "../panels/leaderboard";
 import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
@@ -32,6 +33,15 @@ export async function startReplay(dayParam: string): Promise<void> {
   const lists = new ListsPanel(null);
   shell.addTab("log", "Log", log.root, () => log.shown());
   shell.addTab("leaderboard", "Leaderboard", board.root, () => board.shown());
+  // The analysis needs each machine's tool calls and bytes, which the archive does not hold: the
+  // tab shows the server's, at the close, and says so (loaded when first opened).
+  const analysis = new AnalysisPanel();
+  let analysisLoaded = false;
+  shell.addTab("analysis", "Analysis", analysis.root, () => {
+    if (analysisLoaded) return;
+    analysisLoaded = true;
+    analysis.load(day, "The day's analysis at its close, as the server computed it: it counts tool calls and bytes, which the archive does not hold, so it does not follow the slider. Per 100 reward, lower is better; brackets: bootstrap 95 % intervals.");
+  });
   shell.addTab("fields", "Fields & days", lists.root);
   pageHandle().view = shell.view;
   shell.setTitle(`Replay ${day}`);
@@ -133,7 +143,7 @@ class ReplayPlayer {
     const fogToggle = el("input", { type: "checkbox", checked: !this.fog });
     fogToggle.addEventListener("change", () => this.setFog(!fogToggle.checked));
     this.label = el("span", { class: "mono replay-pos" });
-    this.label.style.minWidth = `${positionText(last, last, "00:00:00", archive.tiles.length).length + 1}ch`;
+    this.label.style.minWidth = `${positionText(last, last, "00:00:00 UTC", archive.tiles.length).length + 1}ch`;
     this.verdict = el("div", { class: "verify pending", role: "status", text: "Verifying the archive…" });
     // On a phone the verdict is one line; a tap shows all of it.
     this.verdict.addEventListener("click", () => this.verdict.classList.toggle("expanded"));
@@ -296,7 +306,7 @@ class ReplayPlayer {
   private renderPosition(): void {
     const m = this.model;
     this.range.value = String(m.revision);
-    const at = m.revision > 0 ? formatTime(this.archive.events[m.revision - 1].at as number) : "start";
+    const at = m.revision > 0 ? `${formatTime(this.archive.events[m.revision - 1].at as number)} UTC` : "start";
     this.label.textContent = positionText(m.revision, this.replay.last, at, m.solvedCount);
   }
 
@@ -322,5 +332,5 @@ class ReplayPlayer {
 }
 
 function positionText(rev: number, last: number, at: string, solved: number): string {
-  return `rev ${formatInt(rev)} / ${formatInt(last)} · ${at} UTC · ${formatInt(solved)} solved`;
+  return `rev ${formatInt(rev)} / ${formatInt(last)} · ${at} · ${formatInt(solved)} solved`;
 }
