@@ -151,9 +151,11 @@ export function createShell(scene: FieldScene): Shell {
     const hashCell = el("dd", { class: "mono", text: tile.hash ? shortHash(tile.hash) : "…" });
     const solverCell = el("dd");
     if (solver && tile.agent) {
-      const chip = el("span", { class: "agent" }, el("span", { class: "swatch", "aria-hidden": "true" }), shell.nameOf(solver));
+      // A display name, with the agent id on a line of its own under it; without one, the agent id alone.
+      const name = shell.nameOf(solver);
+      const chip = el("span", { class: "agent" }, el("span", { class: "swatch", "aria-hidden": "true" }), name === solver ? tile.agent : name);
       chip.style.setProperty("--agent", machineColour(solver));
-      solverCell.append(chip, el("span", { class: "ci", text: ` ${tile.agent}` }));
+      solverCell.append(chip, name === solver ? "" : el("span", { class: "ci agent-id", text: tile.agent }));
     } else solverCell.textContent = "–";
     tooltip.replaceChildren(
       el(

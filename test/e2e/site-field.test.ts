@@ -150,7 +150,12 @@ describe("the field canvas", () => {
     const shown = field.tiles[shownId!];
     expect(text).toMatch(new RegExp(`cells\\s+${shown.cellIds.length}\\b`));
     expect(text).toMatch(new RegExp(`\\bm\\s+${shown.m}\\b`));
-    if (shown.id % 3 === 0) expect(text).toContain(`m-${String(shown.id % 5).repeat(16)}`);
+    if (shown.id % 3 === 0) {
+      expect(text).toContain(`m-${String(shown.id % 5).repeat(16)}`);
+      // A machine without a display name: its agent id once, not the machine id and then the agent id.
+      const solverLine = await tooltip.evaluate((t) => [...t.querySelectorAll("dt")].find((dt) => dt.textContent === "solver")!.nextElementSibling!.textContent);
+      expect(solverLine).toMatch(new RegExp(`^m-${String(shown.id % 5).repeat(16)}/[^ ]+$`));
+    }
     await screenshot(page, "field-hover-desktop");
   });
 });

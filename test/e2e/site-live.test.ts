@@ -312,6 +312,37 @@ describe("the live field", () => {
     expect(drawsPerSecond).toBeLessThanOrEqual(13);
   });
 
+  it("keeps a mark's label inside the canvas when the mark is at its right edge", async () => {
+    const { page } = w;
+    const drawn = await page.evaluate(async () => {
+      const view = window.mosaic!.view! as unknown as { markers: Array<{ rev: number }>; invalidate(): void; camera: { x: number; y: number; scale: number; width: number; height: number } };
+      const { camera } = view;
+      const label = "m-0123456789abcdef met m-fedcba9876543210";
+      const texts: Array<{ x: number; width: number }> = [];
+      const original = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number) {
+        if (text === label) texts.push({ x, width: this.measureText(text).width });
+        original.call(this, text, x, y);
+      };
+      try {
+        // 6 px from the canvas's right edge, halfway down.
+        view.markers.push({ kind: "meet", x: camera.x + (camera.width - 6) / camera.scale, y: camera.y + camera.height / 2 / camera.scale, label, rev: -2, since: performance.now() } as { rev: number });
+        view.invalidate();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      } finally {
+        CanvasRenderingContext2D.prototype.fillText = original;
+        view.markers = view.markers.filter((m) => m.rev !== -2);
+        view.invalidate();
+      }
+      return { texts, width: camera.width };
+    });
+    expect(drawn.texts.length).toBeGreaterThan(0);
+    for (const t of drawn.texts) {
+      expect(t.x).toBeGreaterThanOrEqual(0);
+      expect(t.x + t.width).toBeLessThanOrEqual(drawn.width);
+    }
+  });
+
   it("lays out on a phone", async () => {
     const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);

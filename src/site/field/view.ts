@@ -476,11 +476,16 @@ export class FieldView {
       }
       ctx.lineWidth = 3;
       ctx.stroke();
+      // The label sits right of the mark, or left of it where the canvas would cut it off; it
+      // fades less than the mark, so that an old meeting (a replay's, say) stays readable.
       const width = ctx.measureText(m.label).width + 8;
+      const right = p.x + 14 + width <= camera.width || p.x - 14 - width < 0;
+      const left = right ? p.x + 14 : p.x - 14 - width;
+      ctx.globalAlpha = Math.max(0.8, 1 - age);
       ctx.fillStyle = "rgba(10, 12, 16, 0.85)";
-      ctx.fillRect(p.x + 14, p.y - 9, width, 18);
+      ctx.fillRect(left, p.y - 9, width, 18);
       ctx.fillStyle = m.kind === "meet" ? "#7fdbff" : "#ff8fa3";
-      ctx.fillText(m.label, p.x + 18, p.y);
+      ctx.fillText(m.label, left + 4, p.y);
       ctx.globalAlpha = 1;
     }
   }
