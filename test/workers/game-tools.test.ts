@@ -63,7 +63,7 @@ describe("play tools over /mcp", () => {
     expect(text(await commit([[1]]))).toMatch(/cells\.0: each cell is a \[cell_id, value\] pair/);
     expect(text(await commit([[1, 0, 1]]))).toMatch(/cells\.0: each cell is a \[cell_id, value\] pair/);
     expect(text(await commit([[-1, 0]]))).toMatch(/>=0/);
-    expect(text(await commit([[1.5, 1]]))).toMatch(/int/);
+    expect(text(await commit([[1.5, 1]]))).toMatch(/must be a whole number/);
     expect(text(await commit([]))).toMatch(/>=1 items/);
     const observe = (rect: unknown) => call("observe", { game_id: "g", rect });
     expect(text(await observe([0, 0, 1]))).toMatch(/>=4 items/);
@@ -114,6 +114,14 @@ describe("play tools over /mcp", () => {
     expect((await refusal("retract", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/cells: missing \(required\): \[cell_id/);
     // A value that is there but wrong keeps its own message.
     expect((await refusal("commit", { game_id: "g", agent, expected_revision: "3", cells: [[1, 0]] })).message).toMatch(/expected_revision: Invalid input: expected number, received string/);
+    // A fraction is named as such, and a bad rect side is reported once.
+    const fraction = (await refusal("commit", { game_id: "g", agent, expected_revision: 4.5, cells: [[1.5, 0]] })).message;
+    expect(fraction).toMatch(/expected_revision: must be a whole number: the revision of the latest answer you got/);
+    expect(fraction).toMatch(/cells\.0\.0: must be a whole number/);
+    expect(fraction).not.toMatch(/expected int/);
+    const rect = (await refusal("observe", { game_id: "g", rect: [0, 0, -1, 0] })).message;
+    expect(rect.match(/rect\.2/g)).toHaveLength(1);
+    expect(rect.match(/rect\.3/g)).toHaveLength(1);
     const long = await refusal("reveal", { game_id: "g", agent, expected_revision: 0, tile: 0, intent: "x".repeat(200) });
     expect(long).toMatchObject({ code: "too_large" });
     expect(long.message).toMatch(/intent: too long: at most 160 characters once trimmed, got 200/);

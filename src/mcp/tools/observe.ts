@@ -9,7 +9,7 @@ import { counted } from "../../text/wording";
 const OBSERVE_TOOL = {
   title: "Observe a field",
   description:
-    "Read-only view under observation. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= 120; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.",
+    "Read the field; changes nothing. Scope: agent (your territory, tiles within 24 cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= 120; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.",
   inputSchema: published(observeArgs),
   annotations: { readOnlyHint: true, openWorldHint: false },
 };

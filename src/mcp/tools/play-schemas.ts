@@ -31,7 +31,7 @@ export const gameId = z
 const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("Your agent id, from join.");
 const expectedRevision = z
   .number(whenMissing("the revision of the latest answer you got (join, reveal, commit, retract or observe)"))
-  .int()
+  .int("must be a whole number: the revision of the latest answer you got")
   .min(0)
   .describe("The latest revision you saw.");
 /**
@@ -52,7 +52,7 @@ const agentSecret = z
   .max(200)
   .optional()
   .describe("Without an Authorization header: the agent_secret from your proof join.");
-const cellId = z.number().int().min(0);
+const cellId = z.number().int("must be a whole number").min(0);
 
 /*
  * Fixed-length arrays are plain arrays with minItems/maxItems, never zod tuples: a tuple becomes
@@ -68,7 +68,8 @@ const rectArg = z
   .max(4)
   .superRefine((rect, ctx) => {
     for (const i of [2, 3]) {
-      if (rect[i] !== undefined && rect[i] < 1) ctx.addIssue({ code: "custom", path: [i], message: "Too small: expected number to be >=1" });
+      // A negative one already has its issue from the element's own check.
+      if (rect[i] === 0) ctx.addIssue({ code: "custom", path: [i], message: "Too small: expected number to be >=1" });
     }
   }) as unknown as z.ZodType<[number, number, number, number], number[]>;
 

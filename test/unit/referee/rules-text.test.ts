@@ -19,7 +19,9 @@ describe("rules text matches the referee", () => {
 
   it("states the scoped conflicts, the changed flag, known values of ignored cells and the solved code (SPEC §4.9)", () => {
     expect(RULES_TEXT).toMatch(/conflict only when/);
-    expect(RULES_TEXT).toContain("error.tiles and error.cells");
+    expect(RULES_TEXT).toContain("error.tiles/error.cells what changed");
+    // A re-reveal is a read whatever the revision, an expected_revision ahead of the field included.
+    expect(RULES_TEXT).toContain("ahead of the field (never on a re-reveal: a read)");
     expect(RULES_TEXT).toContain("changed: true|false");
     expect(RULES_TEXT).toMatch(/is a read at any revision/);
     expect(RULES_TEXT).toMatch(/ignored \{id, reason, v\?\}/);
