@@ -250,6 +250,17 @@ describe("play tools over /mcp", () => {
     // The first joiner's secret still works.
     const reveal = await call("reveal", { game_id: gameId, agent: first.agent, expected_revision: first.revision, tile: first.seed_tile, agent_secret: first.agent_secret }, dev);
     expect(reveal.isError, reveal.content[0].text).toBeFalsy();
+    // Callers without identity share one machine and its three sessions; the answers say so and
+    // how to get a machine of one's own, which then seats.
+    const shared = await call("join", { game_id: gameId, session: "b" }, dev);
+    expect(readModelText(shared.content[0].text).summary).toMatch(/every caller shares machine m-0{16} .*pass machine_id/);
+    expect((await call("join", { game_id: gameId, session: "c" }, dev)).isError).toBeFalsy();
+    const fourth = await call("join", { game_id: gameId, session: "d" }, dev);
+    expect(code(fourth)).toBe("bad_input");
+    expect(fourth.content[0].text).toMatch(/already seated 3 sessions.*every caller shares machine m-0{16} .*pass machine_id/);
+    const own = await call("join", { game_id: gameId, session: "d", machine_id: "m-00000000000000ab" }, dev);
+    expect(own.isError, own.content[0].text).toBeFalsy();
+    expect(readModelText(own.content[0].text).summary).not.toMatch(/shares machine/);
 
     // A machine that proved itself here: an unproven join naming it is refused, whatever the session.
     const m = await machine();

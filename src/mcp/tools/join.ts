@@ -51,7 +51,7 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
           issueSecret: who.issueSecret,
           ...(who.bearer ? { bearer: who.bearer } : {}),
         });
-        return answer(noteCaller(ctx, outcome), (a) => {
+        return answer(noteCaller(ctx, sharedMachineHint(outcome, who.machineId)), (a) => {
           const secret = a.agent_secret
             ? " Pass agent_secret on reveal/commit/retract."
             : a.verified === false
@@ -65,12 +65,21 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
           const unknown = [harness.source === "unknown" ? "harness" : "", args.model === undefined ? "model" : ""].filter(Boolean);
           const credit = unknown.length && a.changed !== false ? ` For the analysis, ${unknown.join(" and ")} unknown: pass ${unknown.length > 1 ? "them" : "it"} on join.` : "";
           // Development servers seat an unproven caller (a shared machine unless it names one): say so now, not on the leaderboard.
-          const unverified = a.verified === false ? " Unverified (development server): join with your bearer token to play as your machine (/identity)." : "";
+          const unverified = a.verified === false ? ` Unverified (development server): join with your bearer token to play as your machine (/identity).${who.machineId === DEV_MACHINE ? SHARED_MACHINE : ""}` : "";
           return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`;
         });
       });
     },
   );
+}
+
+/** What a development server says to an unproven caller seated on the shared machine. */
+const SHARED_MACHINE = ` Without identity every caller shares machine ${DEV_MACHINE} (its 3 sessions, its health): pass machine_id (m- and 16 hex digits) for a machine of your own.`;
+
+/** A refusal on the shared development machine (its sessions used up, or dead) says how to get one's own. */
+function sharedMachineHint<T extends { ok: boolean; error?: { message: string } }>(outcome: T, machineId: string): T {
+  if (outcome.ok || machineId !== DEV_MACHINE || !outcome.error) return outcome;
+  return { ...outcome, error: { ...outcome.error, message: outcome.error.message + SHARED_MACHINE } };
 }
 
 type Refusal = { ok: false; code: ErrorCode; message: string };
