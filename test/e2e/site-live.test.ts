@@ -343,6 +343,20 @@ describe("the live field", () => {
     }
   });
 
+  it("keeps the open list of fields up to date: a field started meanwhile appears without reopening the tab", async () => {
+    const { page } = w;
+    await page.getByRole("tab", { name: /Fields/ }).click();
+    await expect.poll(() => page.locator(`#panel-fields a[href="/?game=${gameId}"]`).count()).toBe(1);
+    const host = await newPlayer(baseUrl);
+    try {
+      const started = await startPlaying(host.client, { kind: "scatter", G: 24 });
+      await expect.poll(() => page.locator(`#panel-fields a[href="/?game=${started.gameId}"]`).count(), { timeout: 15_000 }).toBe(1);
+    } finally {
+      await host.client.close();
+      await page.getByRole("tab", { name: "Log" }).click();
+    }
+  });
+
   it("lays out on a phone", async () => {
     const phone = await openPage(browser(), baseUrl, `/?game=${gameId}`, { viewport: PHONE, isMobile: true, hasTouch: true });
     await waitForRevision(phone.page, team.revision);

@@ -31,6 +31,9 @@ function defaultGame(games: GameSummary[]): string | null {
   return (playing.find((g) => g.game_id.startsWith("day-")) ?? playing[0] ?? games[0])?.game_id ?? null;
 }
 
+/** How often the open "Fields & days" tab fetches the list of fields again. */
+const GAMES_REFRESH_MS = 5_000;
+
 export async function startLive(gameParam: string | null): Promise<void> {
   const shell = createShell(new FieldScene(1));
   const log = new LogPanel();
@@ -40,8 +43,13 @@ export async function startLive(gameParam: string | null): Promise<void> {
   shell.addTab("log", "Log", log.root, () => log.shown());
   shell.addTab("leaderboard", "Leaderboard", board.root, () => board.shown());
   shell.addTab("analysis", "Analysis", analysis.root, () => void analysis.refresh());
-  // The list of fields moves with every field's play: fetched afresh each time it is opened.
-  shell.addTab("fields", "Fields & days", lists.root, () => void listGames().then((g) => lists.setGames(g), () => undefined));
+  // The list of fields moves with every field's play: fetched afresh each time it is opened, and
+  // every few seconds while it stays open (not while a reader's focus is on one of its links).
+  const refreshGames = () => void listGames().then((g) => lists.setGames(g), () => undefined);
+  shell.addTab("fields", "Fields & days", lists.root, refreshGames);
+  setInterval(() => {
+    if (!document.hidden && lists.root.offsetParent !== null && !lists.root.contains(document.activeElement)) refreshGames();
+  }, GAMES_REFRESH_MS);
   const handle = pageHandle();
   handle.view = shell.view;
 
