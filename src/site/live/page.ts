@@ -104,9 +104,9 @@ class LiveView {
   private readonly refreshOverlays = throttle(() => this.renderOverlays(), 500);
   /**
    * New log lines go in at most 4 times a second: every insertion lays out, pre-paints and paints
-   * the list again, which cost more of the main thread than anything else the feed caused.
+   * the list again, which cost more of the main thread than anything else the feed caused. The
+   * status line and the log head go up with them, so the header names the revision the log ends at.
    */
-  /** New log lines, and with them the status line and the log head: the header names the revision the log ends at. */
   private readonly logLines = batched<PublicEvent>((events) => {
     this.log.add(events);
     this.renderStatus();
