@@ -36,6 +36,8 @@ export class FieldContext {
   hashesText: { count: number; text: string } | null = null;
   /** Revision of the newest stored referee snapshot (0: none). */
   snapshotRev = 0;
+  /** The timer that works out the last writes' pending propagation, if set (field-settle.ts). */
+  settling: ReturnType<typeof setTimeout> | null = null;
   /** The snapshot being taken in the background, if any (field-snapshots.ts). */
   snapshotting: Promise<void> | null = null;
   /** Why the stored log could not be restored, when it could not. */

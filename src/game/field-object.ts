@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { FieldContext, type CommitListener } from "./field-context";
 import { growWhenDue } from "./field-growth";
+import { settleSoon } from "./field-settle";
 import { snapshotWhenDue } from "./field-snapshots";
 import { create, runAlarm } from "./field-lifecycle";
 import * as reads from "./field-reads";
@@ -50,6 +51,7 @@ export class FieldObject extends DurableObject<Env> {
     this.subscribe(() => growWhenDue(this.context));
     this.subscribe((event) => this.live.onCommitted(event));
     this.subscribe(() => snapshotWhenDue(this.context));
+    this.subscribe(() => settleSoon(this.context));
     ctx.blockConcurrencyWhile(async () => {
       await openStorage(this.context);
       safeRestore(this.context);

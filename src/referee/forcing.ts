@@ -22,6 +22,11 @@ export interface ForcingOracle {
   clearKnown(cell: number): void;
   /** The value propagation over the known cells of revealed tiles fixes for an unknown cell, if any. */
   forcedValue(cell: number): Forcing | null;
+  /**
+   * Do now the propagation a lazy oracle would do at the next `forcedValue` (optional). The
+   * closure and its rules are the same whenever they are worked out; only when the time is paid changes.
+   */
+  settle?(): void;
 }
 
 export type ForcingOracleFactory = (G: number, depth: 0 | 1 | 2) => ForcingOracle;

@@ -270,6 +270,15 @@ export class Referee {
     }));
   }
 
+  /**
+   * Works out now the propagation the last writes left pending (the lines of a revealed tile, the
+   * rule stages around committed cells), which the next commit would otherwise do first. Changes
+   * no answer, event or state: a caller may settle between any two writes, or never.
+   */
+  settle(): void {
+    this.state.board.oracle.settle?.();
+  }
+
   /** A short hash of the whole play state: equal digests mean equal states (tests, replay checks). */
   stateDigest(): string {
     return digestState(this.state, this.closeEvent !== null);

@@ -138,6 +138,11 @@ export class Propagator {
     return { value: v as 0 | 1, rule: RULE_NAMES[this.stages.rule(cell)] };
   }
 
+  /** Brings the board to the closure of the current known cells now, rather than at the next `forcedValue`. */
+  settle(): void {
+    this.flush();
+  }
+
   /** True when the known cells admit no assignment the rules accept (after propagation). */
   get contradiction(): boolean {
     this.flush();

@@ -53,6 +53,8 @@ function play(seed: number, depth: PropagationDepth, steps: number, G = 10, tile
   const known = new Set<number>();
   let forcedSeen = 0;
   for (let step = 0; step < steps; step++) {
+    // Propagation worked out early (as the field object does between writes) must change nothing.
+    if (step % 4 === 1) inc.settle();
     const roll = rng.int(10);
     const unrevealed = field.tiles.slice(0, sc.added).filter((t) => !revealed.includes(t.id));
     if (roll === 0 && sc.added < field.tiles.length) {
