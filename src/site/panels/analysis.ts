@@ -61,6 +61,9 @@ function render(v: Cell, share: boolean): string | Node {
   return "–";
 }
 
+/** How to read the figures. */
+const FIGURES_NOTE = "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals.";
+
 const LABELS: Record<string, string> = {
   key: "Group",
   tag: "Tag",
@@ -96,6 +99,8 @@ export class AnalysisPanel {
   private readonly note: HTMLElement;
   private gameId: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** What the page says first of the figures (the replay: they are the close's, from the server). */
+  private preface = "";
 
   constructor() {
     this.body = el("div", { class: "analysis" });
@@ -103,13 +108,10 @@ export class AnalysisPanel {
     this.root = el("section", { class: "panel" }, el("header", { class: "panel-head" }, el("h2", { text: "Analysis" })), this.note, this.body);
   }
 
-  /** What the panel says of its figures in place of the default note (the replay's: they are the close's). */
-  private explanation = "";
-
-  /** Loads now and every 20 s while the panel is shown. */
-  load(gameId: string, explanation = ""): void {
+  /** Loads now and every 20 s while the panel is shown; `preface` goes before the note on the figures. */
+  load(gameId: string, preface = ""): void {
     this.gameId = gameId;
-    this.explanation = explanation;
+    this.preface = preface;
     void this.refresh();
     if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(() => {
@@ -126,7 +128,7 @@ export class AnalysisPanel {
       return;
     }
     // The revision says how fresh the figures are: the leaderboard moves with every event, the analysis every 20 s.
-    this.note.textContent = `${revisionText(doc)}${note || "Per 100 reward, lower is better; propagation share: cells propagation alone would have given. Brackets: bootstrap 95 % intervals."}${optimumText(doc)}`;
+    this.note.textContent = `${revisionText(doc)}${note || FIGURES_NOTE}${optimumText(doc)}`;
     for (const [name, rows] of groups) {
       const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
       const columns: Array<Column<Row>> = keys.map((k, i) => ({
@@ -146,7 +148,7 @@ export class AnalysisPanel {
   async refresh(): Promise<void> {
     if (!this.gameId) return;
     try {
-      this.show(await getJson(gamePath(this.gameId, "/analysis")), this.explanation);
+      this.show(await getJson(gamePath(this.gameId, "/analysis")), this.preface && `${this.preface} ${FIGURES_NOTE}`);
     } catch (err) {
       this.note.textContent = `Analysis unavailable: ${(err as Error).message}`;
     }

@@ -40,7 +40,7 @@ export async function startReplay(dayParam: string): Promise<void> {
   shell.addTab("analysis", "Analysis", analysis.root, () => {
     if (analysisLoaded) return;
     analysisLoaded = true;
-    analysis.load(day, "The day's analysis at its close, as the server computed it: it counts tool calls and bytes, which the archive does not hold, so it does not follow the slider. Per 100 reward, lower is better; brackets: bootstrap 95 % intervals.");
+    analysis.load(day, "The day's analysis at its close, as the server computed it: it counts tool calls and bytes, which the archive does not hold, so it does not follow the slider.");
   });
   shell.addTab("fields", "Fields & days", lists.root);
   pageHandle().view = shell.view;
