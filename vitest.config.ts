@@ -18,7 +18,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts", "test/clients/*.test.ts"],
           environment: "node",
-          globalSetup: ["test/e2e/harness/global-setup.ts"],
+          globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startDevServer, type DevServer } from "../test/e2e/harness/wrangler-dev.ts";
+import { startDevServer, type DevServer } from "../test/support/wrangler-dev.ts";
 
 /** The suite release that knows revision 2026-07-28 (0.1.x stops at 2025-11-25). */
 const SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";

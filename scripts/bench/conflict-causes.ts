@@ -6,7 +6,7 @@
 // (in several tiles) or an inner one. The load benchmark prints the tally; the reference agent's
 // sharing rules (agent/share.ts) are tuned against it.
 import { shapeCellIds, type Rect } from "../../src/engine";
-import type { TappedCall } from "../../test/e2e/harness/wire-tap";
+import type { TappedCall } from "../../test/support/wire-tap";
 
 type Json = Record<string, unknown>;
 

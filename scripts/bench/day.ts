@@ -26,7 +26,7 @@ import type { ImportPart } from "../../src/daily/day-import";
 import { Referee } from "../../src/referee";
 import { applyLogged } from "../../src/referee/logged-input";
 import { syntheticDay } from "../../test/support/synthetic-day";
-import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { startDevServer } from "../../test/support/wrangler-dev";
 import { CACHE_DIR, cachedFields, sourceDigest } from "./field-cache";
 import { flagOption, numberOption } from "./bench-options";
 import { percentile } from "./samples";

@@ -12,7 +12,7 @@
 // Rung 4 over rung 1 is what the cheapest real write costs against the baseline on this machine;
 // what a whole tile's commit costs above rung 4 is its judging, chaining and larger answer.
 import { generateField } from "../../src/engine";
-import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
+import { messageOf, modernRequest } from "../../test/support/mcp-wire";
 import { percentile, timed } from "./samples";
 
 export interface LatencyFloor {

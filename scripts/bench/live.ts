@@ -19,8 +19,8 @@
 import { loadavg } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { generateField, type Field } from "../../src/engine";
-import { messageOf, modernRequest } from "../../test/e2e/harness/mcp-wire";
-import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { messageOf, modernRequest } from "../../test/support/mcp-wire";
+import { startDevServer } from "../../test/support/wrangler-dev";
 import { flagOption, numberOption, textOption } from "./bench-options";
 import { cpuSince, groupCpu } from "./process-cpu";
 import { percentile } from "./samples";

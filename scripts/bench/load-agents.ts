@@ -8,7 +8,7 @@
 // own wire tap and sends back their summaries and tapped calls, moved onto the main thread's clock.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { playAgent, type AgentOptions, type AgentSummary } from "../../agent";
-import { WireTap, type TappedCall } from "../../test/e2e/harness/wire-tap";
+import { WireTap, type TappedCall } from "../../test/support/wire-tap";
 
 type ThreadOptions = Omit<AgentOptions, "log" | "signal">;
 

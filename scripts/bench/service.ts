@@ -7,9 +7,9 @@
 //   npm run bench:service                # default: scatter G=100, 300 calls each
 //   npm run bench:service -- --calls 500 --G 200
 import { generateField, type FieldParams } from "../../src/engine";
-import { mintToken, newMachine } from "../../test/e2e/harness/identity";
-import { callToolStructured, connectClient, type McpClient } from "../../test/e2e/harness/mcp-clients";
-import { startDevServer } from "../../test/e2e/harness/wrangler-dev";
+import { mintToken, newMachine } from "../../test/support/identity";
+import { callToolStructured, connectClient, type McpClient } from "../../test/support/mcp-clients";
+import { startDevServer } from "../../test/support/wrangler-dev";
 import { loadavg } from "node:os";
 import { numberOption } from "./bench-options";
 import { groupPids, processCpu } from "./process-cpu";

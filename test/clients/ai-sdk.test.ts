@@ -4,7 +4,7 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, inject, it } from "vitest";
-import { mintToken, newMachine } from "../e2e/harness/identity";
+import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { ScriptedModel } from "./scripted-model";
 import { scriptedStep } from "./ai-sdk-step";

@@ -6,7 +6,7 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { describe, expect, inject, it } from "vitest";
-import { mintToken, newMachine } from "../e2e/harness/identity";
+import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { ScriptedModel } from "./scripted-model";
 

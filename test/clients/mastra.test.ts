@@ -5,7 +5,7 @@ import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, inject, it } from "vitest";
-import { mintToken, newMachine } from "../e2e/harness/identity";
+import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { ScriptedModel } from "./scripted-model";
 import { scriptedStep } from "./ai-sdk-step";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, inject, it } from "vitest";
-import { mintToken, newMachine } from "../e2e/harness/identity";
+import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { recordingProxy } from "./recording-proxy";
 import { ScriptedModel } from "./scripted-model";

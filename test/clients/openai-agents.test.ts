@@ -3,7 +3,7 @@
 // puts in its input (content by default, never structuredContent).
 import { Agent, MCPServerStreamableHttp, run, setTracingDisabled, Usage, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
 import { describe, expect, inject, it } from "vitest";
-import { mintToken, newMachine } from "../e2e/harness/identity";
+import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { ScriptedModel } from "./scripted-model";
 

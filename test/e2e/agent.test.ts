@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { formatSummary, playAgent, type AgentSummary } from "../../agent";
 import { bearerToken, loadOrCreateIdentity } from "../../agent/identity";
-import { callToolStructured, connectClient } from "./harness/mcp-clients";
+import { callToolStructured, connectClient } from "../support/mcp-clients";
 import { startPlaying } from "./play-helpers";
 
 const base = inject("baseUrl");

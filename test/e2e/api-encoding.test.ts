@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { rawGet } from "./harness/raw-get";
+import { rawGet } from "../support/raw-get";
 import { newPlayer, startPlaying, type Player } from "./play-helpers";
 
 /**

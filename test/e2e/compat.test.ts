@@ -5,9 +5,9 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { generateField } from "../../src/engine";
 import type { Field } from "../../src/engine/types";
-import { joinProofArgs, mintToken, newMachine, type TestMachine } from "./harness/identity";
-import { connectClient, type ClientFlavour, type McpClient, type ToolCallResult } from "./harness/mcp-clients";
-import { readModelText } from "./harness/model-text";
+import { joinProofArgs, mintToken, newMachine, type TestMachine } from "../support/identity";
+import { connectClient, type ClientFlavour, type McpClient, type ToolCallResult } from "../support/mcp-clients";
+import { readModelText } from "../support/model-text";
 import {
   COMMIT,
   ERROR,
@@ -21,8 +21,8 @@ import {
   REVEAL,
   START,
   type Shape,
-} from "./harness/reference-shapes";
-import { startDevServer, type DevServer } from "./harness/wrangler-dev";
+} from "../support/reference-shapes";
+import { startDevServer, type DevServer } from "../support/wrangler-dev";
 
 /**
  * Compatibility with the reference server (SPEC §6 "Compatible with the reference", §6.1): an

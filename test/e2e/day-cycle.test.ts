@@ -12,7 +12,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import type { Archive } from "../../src/daily/archive/format";
 import { decodeKnown } from "../../src/referee/delta";
-import { rawGet } from "./harness/raw-get";
+import { rawGet } from "../support/raw-get";
 
 const base = inject("baseUrl");
 const home = mkdtempSync(join(tmpdir(), "mosaic-day-e2e-"));

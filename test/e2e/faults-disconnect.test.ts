@@ -1,9 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
-import { readLog, type LoggedEvent } from "./harness/event-log";
-import { mintToken, newMachine } from "./harness/identity";
-import { callToolStructured, connectClient } from "./harness/mcp-clients";
-import { messagesOf, modernRequest } from "./harness/mcp-wire";
-import { knownCells } from "./harness/oracle-agent";
+import { readLog, type LoggedEvent } from "../support/event-log";
+import { mintToken, newMachine } from "../support/identity";
+import { callToolStructured, connectClient } from "../support/mcp-clients";
+import { messagesOf, modernRequest } from "../support/mcp-wire";
+import { knownCells } from "../support/oracle-agent";
 import { startPlaying } from "./play-helpers";
 
 /**

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import { generateField } from "../../src/engine";
-import { chainProblems, ledgerProblems, readLog } from "./harness/event-log";
-import { mintToken, newMachine } from "./harness/identity";
-import { readPublicState, stateDifferences, stateFromLog } from "./harness/public-state";
-import { callToolStructured, connectClient } from "./harness/mcp-clients";
-import { WireTap } from "./harness/wire-tap";
-import { freePort, startDevServer, type DevServer } from "./harness/wrangler-dev";
+import { chainProblems, ledgerProblems, readLog } from "../support/event-log";
+import { mintToken, newMachine } from "../support/identity";
+import { readPublicState, stateDifferences, stateFromLog } from "../support/public-state";
+import { callToolStructured, connectClient } from "../support/mcp-clients";
+import { WireTap } from "../support/wire-tap";
+import { freePort, startDevServer, type DevServer } from "../support/wrangler-dev";
 
 /**
  * SPEC §4.9 "an accepted write is durable before it is answered": the whole `wrangler dev` process

@@ -1,8 +1,8 @@
 // Identity at `join` over MCP (SPEC §8): proof joins are single-use and bound to their key; bad
 // bearer tokens are refused with the token code and a "mint again" message.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { joinProofArgs, mintToken, newMachine } from "./harness/identity";
-import { connectClient, type McpClient } from "./harness/mcp-clients";
+import { joinProofArgs, mintToken, newMachine } from "../support/identity";
+import { connectClient, type McpClient } from "../support/mcp-clients";
 
 const base = inject("baseUrl");
 let anonymous: McpClient;

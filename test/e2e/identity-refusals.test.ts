@@ -1,6 +1,6 @@
 // Every identity refusal of SPEC §8 and §12 over real HTTP against `wrangler dev`, with its message.
 import { describe, expect, inject, it } from "vitest";
-import { joinProof, mintToken, newMachine, setDisplayName, type TestMachine } from "./harness/identity";
+import { joinProof, mintToken, newMachine, setDisplayName, type TestMachine } from "../support/identity";
 
 const base = inject("baseUrl");
 const host = new URL(base).host;

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import { generateField, type FieldParams } from "../../src/engine";
 import type { Field } from "../../src/engine/types";
-import { callToolStructured, connectClient, type ClientFlavour, type McpClient } from "./harness/mcp-clients";
-import { mintToken, newMachine, type TestMachine } from "./harness/identity";
+import { callToolStructured, connectClient, type ClientFlavour, type McpClient } from "../support/mcp-clients";
+import { mintToken, newMachine, type TestMachine } from "../support/identity";
 
 /** A machine with its bearer token and a connected MCP client that sends it. */
 export interface Player {

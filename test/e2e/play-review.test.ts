@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Field } from "../../src/engine/types";
-import { connectClient, type McpClient, type ToolCallResult } from "./harness/mcp-clients";
+import { connectClient, type McpClient, type ToolCallResult } from "../support/mcp-clients";
 import { RULES_CORE } from "../../src/mcp/rules";
-import { readModelText } from "./harness/model-text";
+import { readModelText } from "../support/model-text";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { callToolStructured, connectClient } from "./harness/mcp-clients";
-import { joinProofArgs, newMachine } from "./harness/identity";
+import { callToolStructured, connectClient } from "../support/mcp-clients";
+import { joinProofArgs, newMachine } from "../support/identity";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 /** Scripted agents playing real fields through /mcp with real bearer tokens (SPEC §4, §6, §8). */

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { callToolStructured, CLIENT_FLAVOURS, withClient, type ClientFlavour } from "./harness/mcp-clients";
+import { callToolStructured, CLIENT_FLAVOURS, withClient, type ClientFlavour } from "../support/mcp-clients";
 
 const EXPECTED_VERSION: Record<ClientFlavour, string> = { v1: "2025-11-25", "v2-legacy": "2025-11-25", "v2-modern": "2026-07-28" };
 

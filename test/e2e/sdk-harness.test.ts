@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { callToolStructured, connectClient, type ClientFlavour, type McpClient } from "./harness/mcp-clients";
-import { mintToken, newMachine } from "./harness/identity";
+import { callToolStructured, connectClient, type ClientFlavour, type McpClient } from "../support/mcp-clients";
+import { mintToken, newMachine } from "../support/identity";
 
 // SPEC §6: the harness is taken from the transport when the client identifies itself (2026-07-28
 // clientInfo), else from join's `harness` argument, else `unknown`; the source is recorded.

@@ -9,9 +9,9 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { playAgent, type AgentSummary } from "../../agent";
 import { decodeGaps, unpackCells, type LeaderboardRow, type SpectatorSnapshot } from "../../src/spectator";
 import type { ArchiveTile } from "../../src/daily/archive/format";
-import { browserPerFile, openPage, screenshot } from "./harness/browser";
-import { callToolStructured } from "./harness/mcp-clients";
-import { setDisplayName } from "./harness/identity";
+import { browserPerFile, openPage, screenshot } from "../support/browser";
+import { callToolStructured } from "../support/mcp-clients";
+import { setDisplayName } from "../support/identity";
 import { newPlayer } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");

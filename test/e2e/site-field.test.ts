@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { generateField } from "../../src/engine";
-import { browserPerFile, openPage, screenshot, type WatchedPage } from "./harness/browser";
-import { shapeMismatches } from "./harness/scene-shapes";
+import { browserPerFile, openPage, screenshot, type WatchedPage } from "../support/browser";
+import { shapeMismatches } from "../support/scene-shapes";
 
 const baseUrl = inject("baseUrl");
 const browser = browserPerFile();

@@ -3,9 +3,9 @@
 // must equal the API's snapshot after live batches and after a dropped socket.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
-import { callToolStructured } from "./harness/mcp-clients";
-import { shapeMismatches } from "./harness/scene-shapes";
+import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "../support/browser";
+import { callToolStructured } from "../support/mcp-clients";
+import { shapeMismatches } from "../support/scene-shapes";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 
 const baseUrl = inject("baseUrl");

@@ -3,7 +3,7 @@
 // tampering is flagged. The archive is made by the project's own archive writer (site-archive.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "./harness/browser";
+import { browserPerFile, openPage, PHONE, screenshot, type WatchedPage } from "../support/browser";
 import { HOSTILE_INTENT, makeArchive } from "./site-archive";
 
 const baseUrl = inject("baseUrl");

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "./harness/wrangler-dev";
+import { freePort } from "../support/wrangler-dev";
 
 /**
  * `npm start` as a user runs it: `npm start -- --port N` and `PORT=N npm start` bring the service

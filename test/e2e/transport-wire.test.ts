@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { envelope, initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, MODERN, modernRequest, parseSse } from "./harness/mcp-wire";
+import { envelope, initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, MODERN, modernRequest, parseSse } from "../support/mcp-wire";
 
 // Raw HTTP against a real `wrangler dev`: every transport rule of SPEC §7 as a client sees it.
 const base = (): string => inject("baseUrl");

@@ -9,15 +9,15 @@ import { generateField } from "../../src/engine";
 import { rngFromSeed } from "../../src/engine/random";
 import { MAX_API_BODY_BYTES } from "../../src/http/app";
 import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
-import { chainProblems, ledgerProblems, readLog, type LoggedEvent } from "../e2e/harness/event-log";
+import { chainProblems, ledgerProblems, readLog, type LoggedEvent } from "../support/event-log";
 import { hostileRequest, type FuzzTargets, type HostileRequest } from "./hostile";
-import { joinProofArgs, mintToken, newMachine, type TestMachine } from "../e2e/harness/identity";
-import { callToolStructured, connectClient, type McpClient } from "../e2e/harness/mcp-clients";
-import { OracleAgent } from "../e2e/harness/oracle-agent";
-import { messagesOfText, WireTap } from "../e2e/harness/wire-tap";
-import { readPublicState, stateDifferences, stateFromLog } from "../e2e/harness/public-state";
+import { joinProofArgs, mintToken, newMachine, type TestMachine } from "../support/identity";
+import { callToolStructured, connectClient, type McpClient } from "../support/mcp-clients";
+import { OracleAgent } from "../support/oracle-agent";
+import { messagesOfText, WireTap } from "../support/wire-tap";
+import { readPublicState, stateDifferences, stateFromLog } from "../support/public-state";
 import { storedMeta, storedObjects, untilUnlocked } from "./stored-objects";
-import { startDevServer } from "../e2e/harness/wrangler-dev";
+import { startDevServer } from "../support/wrangler-dev";
 
 /**
  * SPEC §6, §7, §8, §12 under attack: a seeded fuzz of hostile requests (FUZZ_REQUESTS, 10,000 by

@@ -6,8 +6,8 @@
 // game ids.
 import type { Rng } from "../../src/engine/random";
 import type { Field } from "../../src/engine/types";
-import type { TestMachine } from "../e2e/harness/identity";
-import { envelope, LEGACY_VERSIONS, MODERN } from "../e2e/harness/mcp-wire";
+import type { TestMachine } from "../support/identity";
+import { envelope, LEGACY_VERSIONS, MODERN } from "../support/mcp-wire";
 
 export interface FuzzParty {
   machine: TestMachine;

@@ -3,7 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp, MAX_API_BODY_BYTES } from "../../src/http/app";
 import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
-import { legacyRequest } from "../e2e/harness/mcp-wire";
+import { legacyRequest } from "../support/mcp-wire";
 
 /**
  * One body guard for every route that reads a body (SPEC §7, §12): it stops reading at the

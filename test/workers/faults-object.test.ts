@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { generateField, generateRing, type FieldParams } from "../../src/engine";
 import type { FieldContext } from "../../src/game/field-context";
 import type { Field } from "../../src/engine/types";
-import { chainProblems, type LoggedEvent } from "../e2e/harness/event-log";
+import { chainProblems, type LoggedEvent } from "../support/event-log";
 import { createPlaying, fieldApi, joinArgs, machineId, ok, uniqueId, waitPlaying, type RawStub, type Stub } from "./game-helpers";
 
 /** Stubs of an aborted object are broken for good; the field is reached again through a new one. */

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { createExecutionContext, evictDurableObject, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
+import { messageOf, modernRequest } from "../support/mcp-wire";
 import { createPlaying, errorOf, fieldApi, joinArgs, machineId, ok, uniqueId, type RawStub } from "./game-helpers";
 
 const SCATTER_24 = { kind: "scatter" as const, G: 24 };

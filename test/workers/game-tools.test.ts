@@ -2,8 +2,8 @@ import { env, exports } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
-import { readModelText } from "../e2e/harness/model-text";
+import { messageOf, modernRequest } from "../support/mcp-wire";
+import { readModelText } from "../support/model-text";
 import { fieldApi, ok, RULES, uniqueId, waitPlaying } from "./game-helpers";
 import { machine, proof } from "./identity-helpers";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createApp } from "../../src/http/app";
 import { resolveHarness, type ToolContext } from "../../src/mcp/context";
 import { toolError, toolOk } from "../../src/mcp/results";
-import { legacyRequest, messageOf, modernRequest, parseSse } from "../e2e/harness/mcp-wire";
+import { legacyRequest, messageOf, modernRequest, parseSse } from "../support/mcp-wire";
 import type { McpServer } from "@modelcontextprotocol/server";
 
 /** Test-only tools registered on top of the product surface, to observe the request context. */

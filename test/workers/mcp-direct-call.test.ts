@@ -5,7 +5,7 @@ import { harnessFromMessage, type ToolContext } from "../../src/mcp/context";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { DIRECT_REVISION, directToolCall, plainModernCall, sseAnswer } from "../../src/mcp/direct-call";
 import { KEEP_ALIVE_MS, serveMcp } from "../../src/mcp/handler";
-import { legacyRequest, modernRequest, parseSse } from "../e2e/harness/mcp-wire";
+import { legacyRequest, modernRequest, parseSse } from "../support/mcp-wire";
 import { uniqueId } from "./game-helpers";
 
 /**

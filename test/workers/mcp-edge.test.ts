@@ -3,7 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
 import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
-import { legacyRequest, messageOf } from "../e2e/harness/mcp-wire";
+import { legacyRequest, messageOf } from "../support/mcp-wire";
 
 const URL_MCP = "http://localhost:8787/mcp";
 const ping = legacyRequest("ping");

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
+import { messageOf, modernRequest } from "../support/mcp-wire";
 import { waitPlaying } from "./game-helpers";
 import { machine, mint, nowS } from "./identity-helpers";
 

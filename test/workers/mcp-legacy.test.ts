@@ -1,8 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RULES_CORE, RULES_TEXT } from "../../src/mcp/rules";
-import { initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, parseSse } from "../e2e/harness/mcp-wire";
-import { readModelText } from "../e2e/harness/model-text";
+import { initializeRequest, LEGACY_VERSIONS, legacyRequest, messageOf, parseSse } from "../support/mcp-wire";
+import { readModelText } from "../support/model-text";
 
 const URL_MCP = "http://localhost:8787/mcp";
 

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { envelope, messageOf, MODERN, modernRequest, parseSse } from "../e2e/harness/mcp-wire";
+import { envelope, messageOf, MODERN, modernRequest, parseSse } from "../support/mcp-wire";
 
 const URL_MCP = "http://localhost:8787/mcp";
 

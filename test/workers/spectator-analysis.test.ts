@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { messageOf, modernRequest } from "../e2e/harness/mcp-wire";
+import { messageOf, modernRequest } from "../support/mcp-wire";
 import { createPlaying, machineId } from "./game-helpers";
 import { machine, mint, proof } from "./identity-helpers";
 

@@ -23,7 +23,7 @@ import { invalidParams } from "../../../src/mcp/params";
 import { commitArgs } from "../../../src/mcp/tools/play-schemas";
 import { Referee } from "../../../src/referee";
 import type { RefereeEvent, WriteInput } from "../../../src/referee/types";
-import { modernRequest } from "../../../test/e2e/harness/mcp-wire";
+import { modernRequest } from "../../../test/support/mcp-wire";
 
 const ROUNDS = 3;
 const ITERATIONS = 400;

@@ -2,7 +2,7 @@
 // state its public log implies (SPEC §9: every state change is an event). The fault suites compare
 // the two: a write that changed state without being logged, or was logged without changing it,
 // shows up as a difference.
-import type { Field } from "../../../src/engine/types";
+import type { Field } from "../../src/engine/types";
 import type { LoggedEvent } from "./event-log";
 import { knownCells } from "./oracle-agent";
 

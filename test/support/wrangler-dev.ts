@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { devEnv } from "../../../scripts/start/dev-args.ts";
+import { devEnv } from "../../scripts/start/dev-args.ts";
 
 const wranglerBin = resolve("node_modules/wrangler/bin/wrangler.js");
 

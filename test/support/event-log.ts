@@ -1,7 +1,7 @@
 // The public event log of a field (SPEC §9: GET /api/games/:id and /api/games/:id/events) and the
 // checks the fault suites make on it: the hash chain from seed_commit, revisions rising by one, and
 // a client-side record of answered writes (wire-tap.ts) matching the log write for write.
-import { chainEventHash } from "../../../src/engine/commitments";
+import { chainEventHash } from "../../src/engine/commitments";
 import type { TappedCall } from "./wire-tap";
 
 export interface LoggedEvent {

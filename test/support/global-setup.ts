@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
-import { buildSite } from "../../../scripts/build-site";
-import { installClients } from "../../../scripts/install-clients";
+import { buildSite } from "../../scripts/build-site";
+import { installClients } from "../../scripts/install-clients";
 import { startDevServer, type DevServer } from "./wrangler-dev";
 
 declare module "vitest" {

@@ -3,8 +3,8 @@
 // faulty service or network throws at it: conflicts, refusals, cut connections, a server that is
 // down for a while. Each write carries a unique intent (`<label>#<n> …`) so the event log says,
 // write by write, whether it was applied.
-import type { Field } from "../../../src/engine/types";
-import type { Rng } from "../../../src/engine/random";
+import type { Field } from "../../src/engine/types";
+import type { Rng } from "../../src/engine/random";
 import type { McpClient, ToolCallResult } from "./mcp-clients";
 
 interface ObservedTile {
