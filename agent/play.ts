@@ -51,6 +51,8 @@ interface RevealAnswer extends TileView {
   seam?: Array<[number, 0 | 1]>;
   solved?: number[];
   revision: number;
+  /** The tile's own status; `status` is the field's (SPEC §6.1). */
+  tile_status?: string;
 }
 
 function percentiles(values: number[]): { p50: number; p95: number; max: number } {
@@ -451,8 +453,9 @@ class AgentRun {
     // Revealed by this call (not a read of someone else's reveal): the tile is this agent's to work.
     if (a.changed !== false) this.share.noteRevealed(tile);
     board.revision = Math.max(board.revision, a.revision);
-    const view = board.upsertTile({ ...a, id: a.tile, status: "revealed" });
-    view.status = "revealed";
+    const tileStatus = a.tile_status === "solved" ? "solved" : "revealed";
+    const view = board.upsertTile({ ...a, id: a.tile, status: tileStatus });
+    view.status = tileStatus;
     for (const [cell, v] of [...(a.givens ?? []), ...(a.seam ?? [])]) board.setKnown(cell, v);
     const solved = a.solved ?? [];
     if (solved.length > 0) {

@@ -9,7 +9,7 @@ import { counted, named } from "../../text/wording";
 const COMMIT_TOOL = {
   title: "Commit cells",
   description:
-    "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Needs expected_revision. Rules: mosaic://rules.",
+    "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Rules: mosaic://rules.",
   inputSchema: published(commitArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

@@ -8,7 +8,7 @@ import { published } from "./published-schema";
 const RETRACT_TOOL = {
   title: "Retract cells",
   description:
-    "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Needs expected_revision. Rules: mosaic://rules.",
+    "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Rules: mosaic://rules.",
   inputSchema: published(retractArgs),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
