@@ -241,7 +241,7 @@ class AgentRun {
     this.seat = this.seats.length - 1;
     this.board = new Board(r.data.agent);
     this.deducer = new Deducer(this.board);
-    this.share = new WorkShare(this.board);
+    this.share = new WorkShare(this.board, this.o.coordinate === false);
     this.board.revision = r.data.revision;
     this.log(`seated as ${r.data.agent}, seed tile ${seed ?? "none"}`);
     return seed !== null;
@@ -300,7 +300,7 @@ class AgentRun {
       this.seat = i;
       this.board = new Board(this.seats[i].agent);
       this.deducer = new Deducer(this.board);
-      this.share = new WorkShare(this.board);
+      this.share = new WorkShare(this.board, this.o.coordinate === false);
       const o = await this.observe();
       if (o && o.frontier && o.frontier.length > 0) {
         this.log(`switching to seat ${this.agent} (frontier ${o.frontier.length})`);
@@ -310,7 +310,7 @@ class AgentRun {
     }
     this.board = new Board(this.agent);
     this.deducer = new Deducer(this.board);
-    this.share = new WorkShare(this.board);
+    this.share = new WorkShare(this.board, this.o.coordinate === false);
     if (this.seats.length >= Math.min(3, this.o.maxSessions ?? 3)) return false;
     const base = this.o.session ?? "1";
     return this.join(`${base}.${this.seats.length + 1}`);
