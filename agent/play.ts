@@ -483,6 +483,9 @@ class AgentRun {
       case "timeout":
       case "transport":
       case "token":
+      // The service failed under the call or limits the caller: look again (a write's outcome is unknown) and retry.
+      case "unavailable":
+      case "rate_limited":
         this.fail(what, r);
         return "refresh";
       default:

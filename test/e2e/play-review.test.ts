@@ -108,7 +108,7 @@ describe("answers as a user reads them (SPEC §6.1)", () => {
       let state = 12345;
       const rnd = (n: number) => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n);
       const junk = (): unknown => [null, -1, 1.5, "x", true, {}, [], [1], [[1]], 2 ** 53, -(2 ** 31), "😀".repeat(200), field.G * field.G][rnd(13)];
-      const codes = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "solved", "conflict", "too_large", "bad_input", "dead", "closed"]);
+      const codes = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "solved", "conflict", "too_large", "bad_input", "dead", "closed", "rate_limited", "unavailable"]);
       for (let i = 0; i < 60; i++) {
         const tool = ["reveal", "commit", "retract", "observe"][i % 4];
         const args: Obj = { game_id: gameId, agent, expected_revision: rev };

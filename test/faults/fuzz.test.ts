@@ -34,7 +34,7 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const CONCURRENCY = 6;
 const ANSWER_TIMEOUT_MS = 20_000;
 
-const SPEC_CODES = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "solved", "conflict", "too_large", "bad_input", "dead", "closed"]);
+const SPEC_CODES = new Set(["missing", "generating", "failed", "identity", "token", "proof", "not_seated", "not_your_agent", "off_frontier", "solved", "conflict", "too_large", "bad_input", "dead", "closed", "rate_limited", "unavailable"]);
 const KEY_CODES = new Set([...SPEC_CODES, "bad_signature", "wrong_host", "stale_timestamp", "key_mismatch", "replayed"]);
 
 type Json = Record<string, unknown>;
