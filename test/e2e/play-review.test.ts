@@ -328,7 +328,8 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   // The summary says which tile was solved and where the frontier is now (no observe needed to go on).
   expect(readModelText(solvingResult.text).summary).toContain(`Solved tile ${seed.id}, reward ${seedTile.cellIds.length}; frontier now ${neighbours.slice(0, 8).join(", ")}`);
   const resolved = await call("reveal", { agent, expected_revision: 0, tile: seed.id, intent: "" });
-  expect(okAnswer(resolved)).toMatchObject({ status: "solved", changed: false });
+  // The field plays on: `status` is the field's, the tile's own is tile_status (SPEC §6.1).
+  expect(okAnswer(resolved)).toMatchObject({ status: "playing", tile_status: "solved", changed: false });
   expect(readModelText(resolved.text).summary).toMatch(/Already solved by your group: nothing changed/);
   rev = solving.revision as number;
   const next = field.tiles[neighbours[0]];
