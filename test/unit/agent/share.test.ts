@@ -124,6 +124,19 @@ describe("reference agent: sharing where views differ", () => {
     expect(stranger.mayWork(its)).toBe(false);
   });
 
+  it("shares nothing when it does not coordinate: every revealed tile and proven cell is its own", () => {
+    // The case above, seen by the order's first, who did not reveal the tile: sharing makes it wait.
+    const ids = ["m-a/1", "m-b/1", "m-c/1"];
+    const tile = [1, 2, 3, 4, 5, 6, 7, 8].find((t) => new WorkShare(boardOf("m-a/1", group(ids))).place(t) === 0)!;
+    expect(new WorkShare(boardOf("m-a/1", group(ids), {}, "revealed")).othersHold(tile)).toBe(true);
+    const alone = new WorkShare(boardOf("m-a/1", group(ids), {}, "revealed"), true);
+    expect(alone.othersHold(tile)).toBe(false);
+    expect(alone.mayCommit(cellAt(6))).toBe(true);
+    expect(alone.othersHaveWork()).toBe(false);
+    // A cell in no revealed tile is still not committed.
+    expect(new WorkShare(boardOf("m-a/1", group(ids)), true).mayCommit(cellAt(6))).toBe(false);
+  });
+
   it("takes a revealed tile over when it stays workable, so a departed revealer does not leave it undone", () => {
     const ids = ["m-a/1", "m-b/1"];
     const share = new WorkShare(boardOf("m-a/1", group(ids), {}, "revealed"));
