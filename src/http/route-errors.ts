@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { isPlatformFailure, objectFailure, requestIdOf, retryAfterSeconds } from "../game/object-failures";
 import type { AppEnv } from "./types";
 
@@ -13,6 +14,8 @@ export const INTERNAL_ERROR = -32603;
  * the answer returns in `X-Request-Id` (and in its body), with `Retry-After`.
  */
 export function routeError(err: unknown, c: Context<AppEnv>, isApi: boolean): Response {
+  // A deliberate HTTP answer thrown by middleware is an answer, not a failure.
+  if (err instanceof HTTPException) return err.getResponse();
   const requestId = requestIdOf(c.req.raw);
   const failure = objectFailure(err);
   const wait = retryAfterSeconds(failure);
