@@ -25,9 +25,12 @@ export interface RefereeError {
   code: ErrorCode;
   message: string;
   revision?: number;
-  /** On a conflict: the write's tiles whose status changed after its expected_revision (ascending). */
+  /** On a conflict: the tiles holding `cells` whose status changed after its expected_revision (ascending). */
   tiles?: number[];
-  /** On a conflict: the write's cells that became known or were retracted after it (ascending). */
+  /**
+   * On a conflict (SPEC §4.9): a commit's cells known since with the other value, or a retract's
+   * cells another session of its machine committed or retracted since (ascending).
+   */
   cells?: number[];
   /** On a conflict: those of `cells` that are known now, as [cell_id, value] (the others were retracted). */
   known?: number[][];
