@@ -7,13 +7,12 @@
 // Like the per-machine objects it trusts its caller to have verified signatures; it owns what makes
 // them meaningful: membership, the single use of signed requests and invitations.
 
+import type { AccountRef } from "../spectator/types";
+
 /** The name of the identity object that holds the accounts (machine ids start with `m-`, so no machine has it). */
 export const ACCOUNTS_OBJECT = "accounts";
 
-export interface AccountRef {
-  id: string;
-  name: string;
-}
+export type { AccountRef };
 
 export interface AccountView extends AccountRef {
   created_at: number;
