@@ -1,5 +1,6 @@
 // `/account/<id>`: an account's machines, and how a machine joins or leaves it from the CLI.
 import type { AccountDocument } from "./accounts-api";
+import { JOIN_FORM, JOIN_SCRIPT } from "./account-page-script";
 import { escapeHtml } from "./markdown";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
@@ -17,6 +18,7 @@ export function accountPageHtml(id: string, doc: AccountDocument | null, origin:
 <p><a href="/">spectator</a> · <a href="/identity">identity</a></p>
 ${body}
 ${howTo(origin, doc?.id ?? null)}
+${doc ? JOIN_FORM + JOIN_SCRIPT : ""}
 </body></html>
 `;
 }
