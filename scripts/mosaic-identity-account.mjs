@@ -37,7 +37,7 @@ export async function accountCommand(file, args, h) {
       if (forMachine !== "*" && !/^m-[0-9a-f]{16}$/.test(forMachine)) h.fail(`not a machine id: ${forMachine}`);
       const account = await mustHaveAccount();
       const inv = { account: account.id, publicKey: id.publicKey, ts, for: forMachine, sig: h.sign(id, `mosaic-account-invite:${url.host}:${ts}:${account.id}:${forMachine}`) };
-      process.stderr.write(`invitation to "${account.name}" (${account.id})${forMachine === "*" ? "" : ` for ${forMachine}`}; on the joining machine run:\n  npm run identity -- account join ${url.origin} <the line below>\n`);
+      process.stderr.write(`invitation to "${account.name}" (${account.id})${forMachine === "*" ? "" : ` for ${forMachine}`}; on the joining machine run:\n  npm run identity -- account join ${url.origin} <the line below>\nor open ${url.origin}/account/${account.id} in a browser there and give it the line and that machine's key file\n`);
       process.stdout.write(`mosaic-invite.${Buffer.from(JSON.stringify(inv)).toString("base64url")}\n`);
       return;
     }
