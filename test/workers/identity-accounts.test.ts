@@ -1,7 +1,8 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountsOf } from "../../src/identity/accounts-api";
 import { createBody, getJson, invitation, inviteSig, joinBody, linked, nameBody, send, unlinkBody } from "./account-helpers";
-import { env, machine, mint, nameBody as machineNameBody, nowS, post } from "./identity-helpers";
+import { env, HOST, machine, mint, nameBody as machineNameBody, nowS, post } from "./identity-helpers";
 
 type Doc = { id: string; name: string; machines: Array<{ machine_id: string; name: string | null }>; error?: { code: string; message: string } };
 
@@ -202,6 +203,12 @@ describe("GET /api/accounts/:id and bad input", () => {
     expect(r.body.error?.code).toBe("missing");
     expect(r.body.error?.message).toContain("a-0123456789abcdef");
     expect((await getJson<Doc>("/api/accounts?machine=m-xyz")).body.error?.message).toMatch(/^machine must be/);
+    // Public reads: any origin may read them.
+    const a = await machine();
+    const id = await linked(a, "Public");
+    const cross = await exports.default.fetch(`http://${HOST}/api/accounts/${id}`, { headers: { host: HOST, origin: "https://elsewhere.example" } });
+    expect(cross.status).toBe(200);
+    expect(cross.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect((await getJson<Doc>("/api/accounts")).status).toBe(400);
   });
 
