@@ -1,6 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ACCOUNTS_OBJECT } from "../../src/identity/account-book";
 import { accountsOf } from "../../src/identity/accounts-api";
+import { identityStub } from "../../src/identity/stub";
 import { createBody, getJson, invitation, inviteSig, joinBody, linked, nameBody, send, unlinkBody } from "./account-helpers";
 import { env, HOST, machine, mint, nameBody as machineNameBody, nowS, post } from "./identity-helpers";
 
@@ -37,6 +39,8 @@ describe("accounts: create, invite, join, unlink (SPEC §8.2)", () => {
       [other.machineId]: null,
       nonsense: null,
     });
+    // The same seam as an RPC of the accounts object (what history reads at a day's close).
+    expect(await identityStub(env, ACCOUNTS_OBJECT).accountsOf([server.machineId, other.machineId])).toEqual({ [server.machineId]: { id, name: "Ada's machines" }, [other.machineId]: null });
     const q = await getJson<{ accounts: Record<string, unknown> }>(`/api/accounts?machine=${server.machineId}&machine=${other.machineId}`);
     expect(q.body.accounts).toEqual({ [server.machineId]: { id, name: "Ada's machines" }, [other.machineId]: null });
   });
