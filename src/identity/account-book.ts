@@ -72,7 +72,7 @@ export class AccountBook {
     const account = this.ref(args.accountId);
     if (!account) return missing(args.accountId);
     if (this.accountOf(args.inviter) !== args.accountId) {
-      return { ok: false, code: "not_member", message: `forged invitation: its signer ${args.inviter} is not a member of ${args.accountId}; only a member can invite` };
+      return { ok: false, code: "not_member", message: `invitation refused: its signer ${args.inviter} is not a member of ${args.accountId} (a forged invitation, or its signer left); only a member can invite` };
     }
     const inAccount = this.refuseIfMember(args.joiner);
     if (inAccount) return inAccount;

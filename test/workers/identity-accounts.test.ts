@@ -87,7 +87,18 @@ describe("accounts: forged and replayed links are refused", () => {
     const inv = await invitation(outsider, id);
     const r = await send("/api/accounts/join", await joinBody(joiner, inv, id, inviteSig(inv)));
     expect(r.status).toBe(403);
-    expect(r.body.error).toEqual({ code: "not_member", message: expect.stringContaining(`forged invitation: its signer ${outsider.machineId} is not a member of ${id}`) });
+    expect(r.body.error).toEqual({ code: "not_member", message: expect.stringContaining(`invitation refused: its signer ${outsider.machineId} is not a member of ${id} (a forged invitation, or its signer left)`) });
+    expect((await accountsOf(env, [joiner.machineId]))[joiner.machineId]).toBeNull();
+  });
+
+  it("an invitation whose signer has left the account since", async () => {
+    const [owner, leaver, joiner] = [await machine(), await machine(), await machine()];
+    const id = await linked(owner, "Owner's", leaver);
+    const inv = await invitation(leaver, id);
+    expect((await send("/api/accounts/unlink", await unlinkBody(leaver, id, leaver.machineId))).status).toBe(200);
+    const r = await send("/api/accounts/join", await joinBody(joiner, inv, id, inviteSig(inv)));
+    expect(r.status).toBe(403);
+    expect(r.body.error?.code).toBe("not_member");
     expect((await accountsOf(env, [joiner.machineId]))[joiner.machineId]).toBeNull();
   });
 
