@@ -6,6 +6,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, sign } from "node:cr
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { ACCOUNT_USAGE, accountCommand } from "./mosaic-identity-account.mjs";
 
 const USAGE = `usage: mosaic-identity <command> [options]
 
@@ -18,6 +19,7 @@ commands:
   whoami <server-url>        ask the server which machine the stored token proves
   name   <server-url> <name> set the machine's display name
   proof  <game-id> [session] print join's identity arguments with a fresh proof (JSON)
+${ACCOUNT_USAGE}
 
 options:
   --file PATH, --config PATH the key file (default: $MOSAIC_IDENTITY, else
@@ -173,6 +175,8 @@ const commands = {
     const proof = sign(null, Buffer.from(`mosaic-join|${gameId}|${id.publicKey}|${minute}|${session}`), id.key).toString("base64");
     process.stdout.write(JSON.stringify({ game_id: gameId, machine_id: id.machine_id, public_key: id.publicKey, proof, session }) + "\n");
   },
+
+  account: (file, args) => accountCommand(file, args, { fail, serverUrl, readIdentity, postJson, sign: signB64url }),
 };
 
 const { positional, file } = parseArgs(process.argv.slice(2));

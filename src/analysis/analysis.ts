@@ -5,11 +5,14 @@
  * the same field at the same revision always gives the same intervals.
  */
 import { rngFor, type Rng } from "../engine/random";
+import type { AccountRef } from "../spectator/types";
 
 /** What the analysis knows of one seated agent (a session of a machine). */
 export interface AgentFacts {
   agent: string;
   machine: string;
+  /** The machine's account (SPEC §8.2), null when it is in none. */
+  account: AccountRef | null;
   model: string;
   harness: string;
   tags: Record<string, string>;
@@ -37,6 +40,8 @@ export interface Estimate {
 
 export interface AnalysisRow {
   key: string;
+  /** By account only: the account's name (null for a machine in no account, keyed by its machine id). */
+  name?: string | null;
   agents: number;
   machines: number;
   reward: number;
@@ -62,6 +67,8 @@ export interface AnalysisGroups {
   by_model: AnalysisRow[];
   by_harness: AnalysisRow[];
   by_tag: AnalysisRow[];
+  /** A person's machines together (SPEC §8.2): an account's id, or a machine's id when it is in no account. */
+  by_account: AnalysisRow[];
 }
 
 export const RESAMPLES = 1000;
@@ -103,7 +110,13 @@ export async function analyse(agents: readonly AgentFacts[], seed: string): Prom
     by_model: await grouped(agents, (a) => [a.model || "unknown"], seed, "model"),
     by_harness: await grouped(agents, (a) => [a.harness || "unknown"], seed, "harness"),
     by_tag: await grouped(agents, (a) => tagKeys(a.tags), seed, "tag"),
+    by_account: (await grouped(agents, (a) => [a.account?.id ?? a.machine], seed, "account")).map(({ key, ...rest }) => ({ key, name: accountName(agents, key), ...rest })),
   };
+}
+
+/** The name of the account `key`, or null when `key` is a machine's id (a machine in no account). */
+function accountName(agents: readonly AgentFacts[], key: string): string | null {
+  return agents.find((a) => a.account?.id === key)?.account?.name ?? null;
 }
 
 async function grouped(agents: readonly AgentFacts[], keysOf: (a: AgentFacts) => string[], seed: string, dimension: string): Promise<AnalysisRow[]> {

@@ -4,6 +4,7 @@ import { archiveRoutes } from "./archive-routes";
 import { devRoutes } from "./dev-routes";
 import { gameRoutes } from "./game-routes";
 import { identityRoutes } from "./identity-routes";
+import { accountRoutes } from "./account-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
@@ -42,6 +43,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
     }),
   );
   app.route("/", identityRoutes());
+  app.route("/", accountRoutes());
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());

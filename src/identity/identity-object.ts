@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import { AccountBook, type AccountRef, type AccountView, type BookResult } from "./account-book";
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 
@@ -173,6 +174,31 @@ export class IdentityObject extends DurableObject<Env> {
       .exec<{ public_key: string; name: string | null; created_at: number }>("SELECT public_key, name, created_at FROM machines WHERE id = ?", machineId)
       .toArray()[0];
     return row ? { machineId, publicKey: row.public_key, name: row.name, createdAt: row.created_at } : null;
+  }
+
+  // Accounts (SPEC §8.2): only the object named ACCOUNTS_OBJECT holds them (account-book.ts).
+  private book?: AccountBook;
+  private get accounts(): AccountBook {
+    return (this.book ??= new AccountBook(this.sql));
+  }
+  accountCreate(args: Parameters<AccountBook["create"]>[0]): BookResult {
+    return this.accounts.create(args);
+  }
+  accountJoin(args: Parameters<AccountBook["join"]>[0]): BookResult {
+    return this.accounts.join(args);
+  }
+  accountUnlink(args: Parameters<AccountBook["unlink"]>[0]): BookResult {
+    return this.accounts.unlink(args);
+  }
+  accountRename(args: Parameters<AccountBook["rename"]>[0]): BookResult {
+    return this.accounts.rename(args);
+  }
+  accountView(accountId: string): AccountView | null {
+    return this.accounts.view(accountId);
+  }
+  /** Each machine's account, or null (the seam for leaderboards and history: use `accountsOf` of accounts-api.ts). */
+  accountsOf(machineIds: string[]): Record<string, AccountRef | null> {
+    return this.accounts.accountsOf(machineIds);
   }
 
   private spend(machineId: string, publicKey: string, digest: string, kind: string, expiresAtMs: number, nowMs: number): SpendResult {

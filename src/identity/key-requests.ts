@@ -52,9 +52,9 @@ export interface RequestFacts {
   nowMs: number;
 }
 
-type Verified = { ok: true; machineId: string; publicKey: string; ts: number; message: string };
+export type Verified = { ok: true; machineId: string; publicKey: string; ts: number; message: string };
 
-async function verifySigned(
+export async function verifySigned(
   body: z.infer<typeof keyAuthSchema>,
   facts: RequestFacts,
   messageFor: (host: string, ts: number) => string,
@@ -88,7 +88,7 @@ async function verifySigned(
 }
 
 /** Signed requests are single-use for as long as their timestamp could be accepted. */
-function expiryOf(ts: number): number {
+export function expiryOf(ts: number): number {
   return (ts + TS_WINDOW_SECONDS + 60) * 1000;
 }
 

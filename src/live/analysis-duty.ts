@@ -1,7 +1,7 @@
 import { analyse, RESAMPLES, type AgentFacts, type AnalysisGroups } from "../analysis/analysis";
 import { computeOptimum, OPTIMUM_FORCED, type Optimum } from "../analysis/optimum";
 import type { FieldContext } from "../game/field-context";
-import type { SpectatorModel } from "../spectator";
+import type { AccountRef, SpectatorModel } from "../spectator";
 import type { LiveStore } from "./live-store";
 
 const OPTIMUM_BLOB = "optimum";
@@ -48,12 +48,13 @@ export class AnalysisDuty {
   ) {}
 
   /** The analysis document at the model's revision. */
-  async document(model: SpectatorModel): Promise<string> {
+  async document(model: SpectatorModel, accounts: Readonly<Record<string, AccountRef | null>>): Promise<string> {
     const optimum = this.currentOptimum();
     const usage = this.store.usage();
     let usageKey = 0;
     for (const u of usage.values()) usageKey += u.calls * 7 + u.bytes;
-    const key = `${model.revision}|${usageKey}|${optimum ? optimum.tiles : "-"}`;
+    const accountKey = model.machines.map((m) => accounts[m.id]?.id ?? "").join(",") + "|" + model.machines.map((m) => accounts[m.id]?.name ?? "").join("\u0000");
+    const key = `${model.revision}|${usageKey}|${optimum ? optimum.tiles : "-"}|${accountKey}`;
     if (this.cache?.key === key) return this.cache.body;
     const byMachine = optimum ? this.optimumByMachine(model.revision, optimum) : null;
     const facts: AgentFacts[] = model.agents.map((a) => {
@@ -64,6 +65,7 @@ export class AnalysisDuty {
       return {
         agent: a.id,
         machine: m.id,
+        account: accounts[m.id] ?? null,
         model: a.model,
         harness: a.harness,
         tags: a.tags,

@@ -1,6 +1,7 @@
 import { etagMatches } from "../game/etag";
 import type { ChainedEvent, FieldContext } from "../game/field-context";
 import { leaderboard, type LeaderboardRow } from "../spectator";
+import { AccountRefs } from "./account-refs";
 import { AnalysisDuty } from "./analysis-duty";
 import { DisplayNames } from "./display-names";
 import { LiveFeed } from "./live-feed";
@@ -27,6 +28,7 @@ export class LiveDuties {
   readonly state: SpectatorState;
   readonly feed: LiveFeed;
   private readonly names: DisplayNames;
+  private readonly accounts: AccountRefs;
   private readonly analysisDuty: AnalysisDuty;
   /** The newest snapshot text and the revision and names it was built at. */
   private snapshotCache: { key: string; body: string } | null = null;
@@ -36,6 +38,7 @@ export class LiveDuties {
     this.state = new SpectatorState(f, this.store);
     this.feed = new LiveFeed(f, this.state, this.store);
     this.names = new DisplayNames(f.env);
+    this.accounts = new AccountRefs(f.env);
     this.analysisDuty = new AnalysisDuty(f, this.store);
   }
 
@@ -66,7 +69,7 @@ export class LiveDuties {
     let model = this.state.current()!;
     await this.names.apply(model);
     model = this.state.current()!;
-    const rows: LeaderboardRow[] = leaderboard(model);
+    const rows: LeaderboardRow[] = leaderboard(model, await this.accounts.of(model.machines.map((m) => m.id)));
     const body = JSON.stringify({ game_id: model.gameId, revision: model.revision, log_head: model.head, status: model.status, rows });
     const etag = `W/"l${model.revision}-${hashText(body)}"`;
     if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
@@ -77,7 +80,8 @@ export class LiveDuties {
   async analysis(ifNoneMatch: string | null): Promise<SpectatorAnswer> {
     const gate = spectatorGate(this.f);
     if (gate) return gate;
-    const body = await this.analysisDuty.document(this.state.current()!);
+    const model = this.state.current()!;
+    const body = await this.analysisDuty.document(model, await this.accounts.of(model.machines.map((m) => m.id)));
     const etag = `W/"a${hashText(body)}"`;
     if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag };
     return { status: 200, body, etag };

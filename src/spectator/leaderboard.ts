@@ -1,13 +1,13 @@
 import type { MachineState, SpectatorModel } from "./model";
-import type { LeaderboardRow } from "./types";
+import type { AccountRef, LeaderboardRow } from "./types";
 
 /**
  * The leaderboard (SPEC §11) at the model's revision: one row per machine, best first — more
  * reward, then more tiles, then fewer wrong cells, then the machine id. Equal reward, tiles and
- * wrong cells share a rank.
+ * wrong cells share a rank. `accounts` gives each machine's account (SPEC §8.2); ranks stay per machine.
  */
-export function leaderboard(model: SpectatorModel): LeaderboardRow[] {
-  const rows = model.machines.map((m) => row(model, m));
+export function leaderboard(model: SpectatorModel, accounts: Readonly<Record<string, AccountRef | null>> = {}): LeaderboardRow[] {
+  const rows = model.machines.map((m) => row(model, m, accounts[m.id] ?? null));
   rows.sort(compareRows);
   for (let i = 0; i < rows.length; i++) {
     const prev = rows[i - 1];
@@ -16,12 +16,13 @@ export function leaderboard(model: SpectatorModel): LeaderboardRow[] {
   return rows;
 }
 
-function row(model: SpectatorModel, m: MachineState): LeaderboardRow {
+function row(model: SpectatorModel, m: MachineState, account: AccountRef | null): LeaderboardRow {
   const agents = m.agents.map((i) => model.agents[i]);
   return {
     rank: 0,
     machine: m.id,
     name: m.name || m.id,
+    account,
     sessions: [...m.sessions],
     agents: agents.map((a) => a.id),
     models: unique(agents.map((a) => a.model)),

@@ -251,11 +251,19 @@ export type LiveMessage =
   | { type: "resync"; reason: string; log_head: LogHead }
   | { type: "hello"; game_id: string; from: number; log_head: LogHead; status: string; fog: boolean };
 
+/** An account as leaderboards show it (SPEC §8.2). */
+export interface AccountRef {
+  id: string;
+  name: string;
+}
+
 /** One leaderboard row (SPEC §11), computable at any revision from the events. */
 export interface LeaderboardRow {
   rank: number;
   machine: string;
   name: string;
+  /** The account the machine is linked to (SPEC §8.2), null when none or not looked up (a replay). */
+  account: AccountRef | null;
   sessions: string[];
   agents: string[];
   models: string[];

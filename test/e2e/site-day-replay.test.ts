@@ -145,12 +145,14 @@ describe("a real archived day", () => {
       for (const row of board.rows) {
         const cells = await w.page.locator(`table.leaderboard tbody tr[data-row="${row.machine}"] td`).allTextContents();
         expect(cells[1], row.machine).toContain(row.name);
-        expect(cells[2].replace(/,/g, ""), row.machine).toBe(String(row.reward));
-        expect(cells[3], row.machine).toBe(String(row.tiles));
+        // The account column sits beside the machine's: no machine of this day is in one.
+        expect(cells[2], row.machine).toBe("–");
+        expect(cells[3].replace(/,/g, ""), row.machine).toBe(String(row.reward));
+        expect(cells[4], row.machine).toBe(String(row.tiles));
       }
       // The day's analysis, the server's at the close, saying that it does not follow the slider.
       await w.page.getByRole("tab", { name: "Analysis" }).click();
-      await expect.poll(() => w.page.locator("#panel-analysis .analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag"]);
+      await expect.poll(() => w.page.locator("#panel-analysis .analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag", "By account"]);
       expect(await w.page.locator("#panel-analysis .note").innerText()).toMatch(/^At revision [\d,]+\. The day's analysis at its close, as the server computed it/);
       // At the start the log says how to fill it, and the position names no time.
       await w.page.evaluate(() => (window.mosaic!.seek as (r: number) => void)(0));

@@ -192,7 +192,7 @@ describe("the live field", () => {
     // The panels redraw at most every few hundred ms: each row settles on what the API serves.
     for (const row of rows) {
       const tr = page.locator(`table.leaderboard tbody tr[data-row="${row.machine}"]`);
-      await expect.poll(async () => (await tr.locator("td").allTextContents()).slice(2, 4).map((c) => c.replace(/,/g, ""))).toEqual([String(row.reward), String(row.tiles)]);
+      await expect.poll(async () => (await tr.locator("td").allTextContents()).slice(3, 5).map((c) => c.replace(/,/g, ""))).toEqual([String(row.reward), String(row.tiles)]);
     }
     // Sorting by a column reverses on the second click.
     const header = page.locator("table.leaderboard th[data-key=reward]");
@@ -215,7 +215,7 @@ describe("the live field", () => {
     const body = (await res.json()) as { by_model: Array<{ key: string }>; by_harness: unknown[]; by_tag: unknown[] };
     await page.getByRole("tab", { name: "Analysis" }).click();
     await page.evaluate(() => (window.mosaic!.live as { refreshAnalysis(): Promise<void> }).refreshAnalysis());
-    await expect.poll(() => page.locator(".analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag"]);
+    await expect.poll(() => page.locator(".analysis h3").allTextContents()).toEqual(["By model", "By harness", "By tag", "By account"]);
     // It says which revision its figures describe, and the field's optimum once computed.
     await expect.poll(() => page.locator("#panel-analysis .note").innerText()).toMatch(/^At revision [\d,]+\. .*(optimum play is being computed|Optimum play of the field's [\d,]+ tiles: [\d.]+ % of [\d,]+ cells forced)/);
     const modelRows = page.locator(".analysis table").first().locator("tbody tr");

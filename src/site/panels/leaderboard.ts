@@ -1,6 +1,7 @@
 import { el, formatInt, formatTime } from "../dom";
 import { machineColour } from "../palette";
 import type { LeaderboardRow } from "../../spectator";
+import { AccountLookup } from "./account-lookup";
 import { SortableTable, type Column } from "./table";
 
 function machineCell(row: LeaderboardRow): HTMLElement {
@@ -9,9 +10,14 @@ function machineCell(row: LeaderboardRow): HTMLElement {
   return chip;
 }
 
+function accountCell(row: LeaderboardRow): string | Node {
+  return row.account ? el("a", { href: `/account/${row.account.id}`, title: row.account.id, text: row.account.name }) : "–";
+}
+
 const COLUMNS: Array<Column<LeaderboardRow>> = [
   { key: "rank", label: "#", value: (r) => r.rank, numeric: true },
   { key: "name", label: "Machine", value: (r) => (r.name || r.machine).toLowerCase(), render: machineCell, pinned: true },
+  { key: "account", label: "Account", value: (r) => r.account?.name.toLowerCase() ?? null, render: accountCell, title: "the account the machine is linked to: a person's machines together" },
   { key: "reward", label: "Reward", value: (r) => r.reward, render: (r) => formatInt(r.reward), numeric: true },
   { key: "tiles", label: "Tiles", value: (r) => r.tiles, numeric: true, title: "tiles solved" },
   { key: "cells", label: "Cells", value: (r) => r.cells, render: (r) => formatInt(r.cells), numeric: true, title: "cells committed and accepted" },
@@ -40,6 +46,11 @@ export class LeaderboardPanel {
   private readonly note: HTMLElement;
   /** Rows to work out when the panel is next shown; null when what it shows is current. */
   private deferred: (() => { rows: LeaderboardRow[]; note: string }) | null = null;
+  /** The rows last shown, to fill in their accounts when the lookup answers. */
+  private last: { rows: LeaderboardRow[]; note: string } | null = null;
+  private readonly accounts = new AccountLookup(() => {
+    if (this.last) this.setRows(this.last.rows, this.last.note);
+  });
 
   constructor(caption = "Leaderboard: one row per machine") {
     this.table = new SortableTable(COLUMNS, { caption, sortKey: "reward", rowKey: (r) => r.machine, className: "leaderboard" });
@@ -61,7 +72,9 @@ export class LeaderboardPanel {
   }
 
   setRows(rows: LeaderboardRow[], note = ""): void {
-    this.table.setRows(rows);
+    this.last = { rows, note };
+    this.accounts.want(rows.map((r) => r.machine));
+    this.table.setRows(rows.map((r) => (r.account ? r : { ...r, account: this.accounts.get(r.machine) })));
     this.note.textContent = rows.length ? note : "No machine has joined yet.";
   }
 

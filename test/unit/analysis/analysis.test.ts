@@ -9,6 +9,7 @@ function agent(over: Partial<AgentFacts>): AgentFacts {
   return {
     agent: "m-0000000000000001/1",
     machine: "m-0000000000000001",
+    account: null,
     model: "alpha",
     harness: "h",
     tags: {},
@@ -48,6 +49,25 @@ describe("analysis", () => {
     expect(tagKeys({ a: "", b: "x" })).toEqual(["a", "b=x"]);
     // Deterministic: the same seed gives the same intervals.
     expect(await analyse(agents, "g|7")).toEqual(a);
+  });
+
+  it("groups by account: an account's machines together, a machine in no account alone under its id", async () => {
+    const home = { id: "a-00000000000000aa", name: "Home" };
+    const agents = [
+      agent({ agent: "m-1/1", machine: "m-1", account: home, reward: 100 }),
+      agent({ agent: "m-1/2", machine: "m-1", account: home, reward: 50 }),
+      agent({ agent: "m-2/1", machine: "m-2", account: home, reward: 300 }),
+      agent({ agent: "m-3/1", machine: "m-3", account: null, reward: 200 }),
+    ];
+    const { by_account } = await analyse(agents, "g|acc");
+    expect(by_account.map((r) => [r.key, r.name, r.agents, r.machines, r.reward])).toEqual([
+      ["a-00000000000000aa", "Home", 3, 2, 450],
+      ["m-3", null, 1, 1, 200],
+    ]);
+    // The name sits beside the key, before the figures.
+    expect(Object.keys(by_account[0]).slice(0, 3)).toEqual(["key", "name", "agents"]);
+    // Other groupings are unchanged by accounts: no name column there.
+    expect((await analyse(agents, "g|acc")).by_model[0]).not.toHaveProperty("name");
   });
 
   it("a group's call and byte totals, sums of the machines' shares, read as counts", async () => {
