@@ -11,7 +11,7 @@ import { ratingsTable } from "./ratings";
 import type { RatingDimension } from "./day-score";
 import { seriesOf, type SeriesKind } from "./series";
 import { historySummary } from "./summary";
-import type { HistoryDay } from "./types";
+import { canonicalDay, type HistoryDay } from "./types";
 
 export interface HistoryAnswer {
   status: number;
@@ -33,7 +33,7 @@ export class HistoryTables {
   private readonly cache = new Map<string, Promise<HistoryAnswer>>();
 
   constructor(days: readonly HistoryDay[]) {
-    this.days = [...days].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    this.days = days.map(canonicalDay).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   }
 
   /** The answer to a path under /api/history with its query (unknown parameters are refused). */

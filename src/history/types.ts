@@ -74,3 +74,36 @@ export const COUNTER_KEYS = ["reward", "tiles", "cells", "forced", "guesses", "w
 export function addCounters(into: DayCounters, from: DayCounters): void {
   for (const k of COUNTER_KEYS) into[k] += from[k];
 }
+
+/**
+ * The day with its keys in the one order every published text uses, whatever built it (the
+ * archive's replay, the store's rows, a download read back): JSON.stringify follows key order.
+ */
+export function canonicalDay(d: HistoryDay): HistoryDay {
+  const counters = (c: DayCounters): DayCounters => ({
+    reward: c.reward, tiles: c.tiles, cells: c.cells, forced: c.forced, guesses: c.guesses, wrong: c.wrong, retractions: c.retractions, writes: c.writes,
+  });
+  return {
+    day: d.day,
+    game_id: d.game_id,
+    archive: d.archive,
+    log_head: { hash: d.log_head.hash, rev: d.log_head.rev },
+    tiles_total: d.tiles_total,
+    tiles_solved: d.tiles_solved,
+    machines: d.machines.map((m) => ({
+      machine: m.machine,
+      name: m.name,
+      account: m.account,
+      models: [...m.models],
+      harnesses: [...m.harnesses],
+      tags: [...m.tags],
+      sessions: m.sessions,
+      ...counters(m),
+      health: m.health,
+      rate_bp: m.rate_bp,
+      died_at: m.died_at,
+      died_rev: m.died_rev,
+      agents: m.agents.map((a) => ({ agent: a.agent, model: a.model, harness: a.harness, harness_source: a.harness_source, ...counters(a) })),
+    })),
+  };
+}

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { archiveRoutes } from "./archive-routes";
 import { devRoutes } from "./dev-routes";
 import { gameRoutes } from "./game-routes";
+import { historyRoutes } from "./history-routes";
 import { identityRoutes } from "./identity-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
@@ -44,6 +45,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
+  app.route("/", historyRoutes());
   const methodsAt = routeMethods(() => app.routes);
   app.notFound((c) => (isApiPath(c.req.path) ? unknownRoute(c.req.method, c.req.path, methodsAt(c.req.path)) : c.env.ASSETS.fetch(c.req.raw)));
   return app as unknown as Hono<{ Bindings: Env }>;
