@@ -102,6 +102,15 @@ export class HistoryObject extends DurableObject<Env> {
     return this.rows.days().map((d) => d.day);
   }
 
+  /** Computes the tables every visit of the History view starts with, for the current revision. */
+  private async warm(): Promise<void> {
+    try {
+      for (const path of ["/api/history", "/api/history/ratings?by=model", "/api/history/ratings?by=harness", "/api/history/ratings?by=machine", "/api/history/leaderboard?by=model"]) await this.read(path, null);
+    } catch (err) {
+      console.error(`history: warming the tables failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   private async record(gameId: string): Promise<Recorded> {
     const date = gameId.startsWith("day-") ? gameId.slice(4) : "";
     if (this.rows.has(date)) return { game_id: gameId, recorded: false };
@@ -116,6 +125,8 @@ export class HistoryObject extends DurableObject<Env> {
     const day = dayFromArchive(archive, accounts);
     // The archive was read over awaits: another recording of the day may have landed meanwhile.
     const recorded = this.rows.insert(day);
+    // The ratings take seconds on a year of days: computed now, not on the first reader's time.
+    if (recorded) this.ctx.waitUntil(this.warm());
     return { game_id: gameId, recorded };
   }
 }

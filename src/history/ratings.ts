@@ -57,14 +57,16 @@ export async function ratingsTable(history: readonly HistoryDay[], by: RatingDim
   const daysOf = new Array<number>(k).fill(0);
   for (const { c } of compared) for (const e of c.entries) daysOf[e]++;
 
-  const full = fit(k, compared.map((x) => x.c));
+  const weightedDays = compared.map((x) => weighted(k, x.c));
+  const full = fit(k, weightedDays);
   const samples: number[][] = keys.map(() => []);
   if (compared.length > 0) {
     const rng = await rngFor(BOOTSTRAP_SEED, by);
-    const drawn: DayComparisons[] = new Array(compared.length);
+    const count = new Uint16Array(compared.length);
     for (let round = 0; round < ROUNDS; round++) {
-      for (let d = 0; d < compared.length; d++) drawn[d] = compared[rng.int(compared.length)].c;
-      const { ratings, present } = fit(k, drawn);
+      count.fill(0);
+      for (let d = 0; d < compared.length; d++) count[rng.int(compared.length)]++;
+      const { ratings, present } = fit(k, weightedDays, count, full.theta);
       // An entry absent from every drawn day has nothing to say in this round.
       for (let e = 0; e < k; e++) if (present[e]) samples[e].push(ratings[e]);
     }
@@ -107,38 +109,72 @@ export async function ratingsTable(history: readonly HistoryDay[], by: RatingDim
 }
 
 interface Fit {
+  theta: Float64Array;
   ratings: Float64Array;
   present: Uint8Array;
   wins: Float64Array;
   games: Float64Array;
 }
 
-/** The fit of a list of days, each day's comparisons weighing 1 in all. */
-function fit(k: number, days: readonly DayComparisons[]): Fit {
+/**
+ * A day's comparisons as flat arrays, each already weighted by 1 / (the day's comparisons): the
+ * upper-triangle index i*k + j, the weight, and i's weighted wins.
+ */
+interface WeightedDay {
+  at: Int32Array;
+  first: Int32Array;
+  second: Int32Array;
+  weight: Float64Array;
+  won: Float64Array;
+  entries: Int32Array;
+}
+
+function weighted(k: number, c: DayComparisons): WeightedDay {
+  const n = c.wins.length;
+  const day: WeightedDay = { at: new Int32Array(n), first: new Int32Array(n), second: new Int32Array(n), weight: new Float64Array(n), won: new Float64Array(n), entries: Int32Array.from(c.entries) };
+  const w = 1 / c.total;
+  for (let t = 0; t < n; t++) {
+    const i = c.pairs[3 * t];
+    const j = c.pairs[3 * t + 1];
+    day.at[t] = i * k + j;
+    day.first[t] = i;
+    day.second[t] = j;
+    day.weight[t] = c.pairs[3 * t + 2] * w;
+    day.won[t] = c.wins[t] * w;
+  }
+  return day;
+}
+
+/**
+ * The fit of a multiset of days (`count[d]` copies of day d; all once without counts), each day's
+ * comparisons weighing 1 in all.
+ */
+function fit(k: number, days: readonly WeightedDay[], count?: Uint16Array, start?: Float64Array): Fit {
   const games = new Float64Array(k * k);
   const wins = new Float64Array(k);
   const played = new Float64Array(k);
   const present = new Uint8Array(k);
-  for (const c of days) {
-    const w = 1 / c.total;
-    for (let t = 0; t < c.wins.length; t++) {
-      const i = c.pairs[3 * t];
-      const j = c.pairs[3 * t + 1];
-      const n = c.pairs[3 * t + 2] * w;
-      games[i * k + j] += n;
-      games[j * k + i] += n;
-      played[i] += n;
-      played[j] += n;
-      const won = c.wins[t] * w;
-      wins[i] += won;
-      wins[j] += n - won;
+  for (let di = 0; di < days.length; di++) {
+    const c = count ? count[di] : 1;
+    if (c === 0) continue;
+    const { at, first, second, weight, won, entries } = days[di];
+    for (let t = 0; t < at.length; t++) {
+      const n = weight[t] * c;
+      const w = won[t] * c;
+      games[at[t]] += n;
+      wins[first[t]] += w;
+      wins[second[t]] += n - w;
+      played[first[t]] += n;
+      played[second[t]] += n;
     }
-    for (const e of c.entries) present[e] = 1;
+    for (let e = 0; e < entries.length; e++) present[entries[e]] = 1;
   }
-  const strengths = fitBradleyTerry(k, games, wins);
+  // An entry absent from every drawn day must start at 0, where the prior alone holds it.
+  const from = start ? Float64Array.from(start, (t, e) => (present[e] ? t : 0)) : undefined;
+  const theta = fitBradleyTerry(k, games, wins, from);
   const ratings = new Float64Array(k);
-  for (let e = 0; e < k; e++) ratings[e] = ratingOf(strengths[e]);
-  return { ratings, present, wins, games: played };
+  for (let e = 0; e < k; e++) ratings[e] = ratingOf(theta[e]);
+  return { theta, ratings, present, wins, games: played };
 }
 
 function round1(x: number): number {
