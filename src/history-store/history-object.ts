@@ -91,6 +91,7 @@ export class HistoryObject extends DurableObject<Env> {
     let etag = this.etags.get(pathAndQuery);
     if (!etag) {
       etag = `W/"${createHash("sha256").update(answer.body).digest("hex").slice(0, 24)}"`;
+      if (this.etags.size >= 512) this.etags.clear();
       this.etags.set(pathAndQuery, etag);
     }
     if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: "", etag, contentType: answer.contentType };

@@ -25,6 +25,9 @@ const SERIES: Record<string, SeriesKind> = { models: "model", machines: "machine
 
 export const HISTORY_PREFIX = "/api/history";
 
+/** Answers kept per history: ranges make the leaderboard's queries many; the oldest go first. */
+const CACHED_ANSWERS = 512;
+
 const error = (status: number, code: string, message: string): HistoryAnswer => ({ status, body: JSON.stringify({ error: { code, message } }), contentType: "json" });
 const json = (body: string): HistoryAnswer => ({ status: 200, body, contentType: "json" });
 
@@ -45,6 +48,7 @@ export class HistoryTables {
       // Refusals are cheap and unbounded in number: only answers are kept.
       void found.then((a) => (a.status === 200 ? undefined : this.cache.delete(key)));
       this.cache.set(key, found);
+      if (this.cache.size > CACHED_ANSWERS) this.cache.delete(this.cache.keys().next().value as string);
     }
     return found;
   }

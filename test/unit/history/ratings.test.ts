@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../../src/engine/random";
+import { fitBradleyTerry, PRIOR } from "../../../src/history/bradley-terry";
 import { MIN_DAYS, ratingsTable, type RatingEntry } from "../../../src/history/ratings";
 import { dateAt, historyDay, machineId, type SyntheticMachine } from "../../support/history-days";
 import type { HistoryDay } from "../../../src/history/types";
@@ -125,5 +126,36 @@ describe("ratings across days", () => {
       const above = table.entries.filter((x) => !x.provisional && x.lo > e.hi).length;
       expect(e.rank).toBe(1 + above);
     }
+  });
+});
+
+describe("the Bradley–Terry fit", () => {
+  it("lands on the likelihood's maximum: the gradient vanishes, prior included", () => {
+    const rng = new Rng(9, 8, 7, 6);
+    const k = 12;
+    const games = new Float64Array(k * k);
+    const wins = new Float64Array(k);
+    for (let i = 0; i < k; i++) {
+      for (let j = i + 1; j < k; j++) {
+        if (rng.int(3) === 0) continue;
+        const n = 1 + rng.int(20);
+        const w = rng.int(n + 1);
+        games[i * k + j] = n;
+        wins[i] += w;
+        wins[j] += n - w;
+      }
+    }
+    const theta = fitBradleyTerry(k, games, wins);
+    const p = Array.from(theta, Math.exp);
+    for (let i = 0; i < k; i++) {
+      let g = wins[i] + PRIOR / 2 - (PRIOR * p[i]) / (p[i] + 1);
+      for (let j = 0; j < k; j++) {
+        const n = i < j ? games[i * k + j] : games[j * k + i];
+        if (j !== i && n) g -= (n * p[i]) / (p[i] + p[j]);
+      }
+      expect(Math.abs(g)).toBeLessThan(1e-8);
+    }
+    // An entry that won everything stays finite, above every other.
+    expect(Number.isFinite(Math.max(...theta))).toBe(true);
   });
 });
