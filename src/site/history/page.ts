@@ -149,9 +149,9 @@ export async function startHistory(): Promise<void> {
     },
     (err: unknown) => intro.replaceChildren(el("p", { class: "note", text: `History unavailable: ${err instanceof Error ? err.message : String(err)}` })),
   );
-  await Promise.all([summary, loadRatings(), loadBoard()]);
+  // The followed entry's series is fetched beside the tables, not after them.
   const followed = (["model", "machine", "account"] as const).find((k) => params.get(k));
-  if (followed) await follow({ kind: followed, key: params.get(followed)! });
+  await Promise.all([summary, loadRatings(), loadBoard(), followed ? follow({ kind: followed, key: params.get(followed)! }) : null]);
   document.body.dataset.ready = "1";
 }
 
