@@ -1,12 +1,15 @@
 import type { FieldObject } from "./game/field-object";
 import type { IdentityObject } from "./identity/identity-object";
 import type { RegistryObject } from "./game/registry-object";
+import type { HistoryObject } from "./history-store/history-object";
 
 /** Bindings declared in wrangler.toml; one place so every module agrees on them. */
 export interface Env {
   FIELDS: DurableObjectNamespace<FieldObject>;
   IDENTITY: DurableObjectNamespace<IdentityObject>;
   REGISTRY: DurableObjectNamespace<RegistryObject>;
+  /** The history across days (SPEC §11.1): one instance, "history". */
+  HISTORY: DurableObjectNamespace<HistoryObject>;
   ARCHIVES: R2Bucket;
   ASSETS: Fetcher;
   /** "1" on the hosted daily server (SPEC §9). */

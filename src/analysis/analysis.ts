@@ -185,11 +185,11 @@ export function bootstrap(members: readonly AgentFacts[], rng: Rng): Record<keyo
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
   return sorted[rank];
 }
 
-function round(x: number): number {
+export function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }

@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { historyOf } from "../history-store/history-stub";
 import type { Outcome } from "../game/field-types";
 import { fail } from "../game/field-types";
 import { gameExists, listGames } from "../game/registry";
@@ -85,6 +86,13 @@ export async function runDailyCron(env: Env, now: number, overrides?: DayOverrid
     } catch (err) {
       errors.push(`close ${game.game_id}: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+  // The history's backstop: any archive in R2 not on record yet (a close whose recording failed).
+  try {
+    const synced = await historyOf(env).sync();
+    for (const e of synced.errors) errors.push(`history ${e}`);
+  } catch (err) {
+    errors.push(`history sync: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { opened: opened.ok ? opened.answer : null, closed, errors };
 }

@@ -6,6 +6,7 @@ import { archiveFileName, type ArchiveName } from "./archive/format";
 import { displayNames } from "../identity/api";
 import { archiveSource } from "./archive-source";
 import { uploadGzipped } from "./archive-upload";
+import { recordInHistory } from "../history-store/history-stub";
 
 /** Where a day's archive is, once written. */
 export interface ArchiveRecord {
@@ -37,6 +38,8 @@ export async function closeAndArchive(f: FieldContext): Promise<Outcome<DayClose
   if (!closed.ok) return closed;
   f.archiving ??= archiveOnce(f, gameId).finally(() => (f.archiving = null));
   const archive = (await f.archiving) as ArchiveRecord;
+  // The history records the day from the archive just written (a no-op when it has it already).
+  await recordInHistory(f.env, gameId);
   return { ok: true, answer: { game_id: gameId, status: closed.answer.status, revision: closed.answer.revision, archive } };
 }
 

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { archiveRoutes } from "./archive-routes";
 import { devRoutes } from "./dev-routes";
 import { gameRoutes } from "./game-routes";
+import { historyRoutes } from "./history-routes";
 import { identityRoutes } from "./identity-routes";
 import { accountRoutes } from "./account-routes";
 import { bodyLimit } from "./middleware/body-limit";
@@ -47,6 +48,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
+  app.route("/", historyRoutes());
   const methodsAt = routeMethods(() => app.routes);
   // Anything a route throws answers in that route's format, logged with a request id (route-errors.ts).
   app.onError((err, c) => routeError(err, c, isApiPath(c.req.path)));

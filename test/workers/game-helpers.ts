@@ -108,8 +108,9 @@ export class ScriptedPlayers {
     this.nextMachine = firstMachine;
   }
 
-  async join(): Promise<string> {
-    const a = ok(await this.stub.join(joinArgs(machineId(this.nextMachine++))));
+  /** Seats one more machine; `overrides` change its join (a declared model, say). */
+  async join(overrides: Partial<JoinArgs> = {}): Promise<string> {
+    const a = ok(await this.stub.join({ ...joinArgs(machineId(this.nextMachine++)), ...overrides }));
     this.revision = Math.max(this.revision, Number(a.revision));
     this.agents.push(String(a.agent));
     return String(a.agent);

@@ -6,7 +6,7 @@ import type { AppEnv } from "../types";
  * None of it carries credentials or changes state, so any origin may read it (README).
  */
 export function isPublicReadPath(path: string): boolean {
-  return /^\/api\/(?:health|games|archives|accounts)(?:\/|$)/.test(path);
+  return /^\/api\/(?:health|games|archives|accounts|history)(?:\/|$)/.test(path);
 }
 
 export const PUBLIC_ALLOW_METHODS = "GET, HEAD, OPTIONS";
