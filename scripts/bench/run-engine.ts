@@ -1,7 +1,12 @@
 /**
  * Engine benchmark: generation times against the targets, solver counting speed, the shape
  * distribution and the playability measure. One thread; run with `npm run bench:engine`.
- * Optional arguments: `--quick` (fewer seeds).
+ * Optional arguments: `--quick` (fewer seeds), `--day` (also regenerate the synthetic full day's
+ * G = 1000 field on both engines: minutes of CPU), `--versus-only` (only the comparison with the
+ * frozen reference).
+ *
+ * First the engine is compared with its frozen pre-optimisation reference (scripts/bench/baseline)
+ * in the same run, so the speed-ups are ratios measured under the same load.
  */
 import { generateField, generateRing } from "../../src/engine/generate/generator";
 import { Solver } from "../../src/engine/solver";
@@ -9,6 +14,7 @@ import { tileProblem } from "../../src/engine/tile-problem";
 import type { Field, FieldKind } from "../../src/engine/types";
 import { meanReach, shapeMix } from "./engine-stats";
 import { flagOption } from "./bench-options";
+import { compareWithReference } from "./engine-targets";
 
 const quick = flagOption("quick");
 const median = (xs: number[]): number => {
@@ -52,7 +58,9 @@ await generateField({ kind: "scatter", seed: "warm-up", G: 60 });
 for (let i = 0; i < 3; i++) await generateField({ kind: "grid", seed: `warm-up-${i}`, n: 14, G: 27 });
 
 const { loadavg } = await import("node:os");
-console.log(`engine benchmark (node ${process.version}, one thread, load average ${loadavg()[0].toFixed(1)})${quick ? " --quick" : ""}`);
+console.log(`engine benchmark (node ${process.version}, one thread, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")})${quick ? " --quick" : ""}`);
+await compareWithReference({ quick, day: flagOption("day") });
+if (flagOption("versus-only")) process.exit(0);
 console.log("wall-clock medians against the targets; [cpu] is this process's own CPU time\n");
 
 const grid = await timeField("grid", seeds(quick ? 5 : 15, "grid"), { n: 14, G: 27 });

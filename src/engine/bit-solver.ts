@@ -157,8 +157,7 @@ export class BitSolver extends LineSearch {
     const w = this.idx[ws + k];
     this.idx[ws + k] = this.idx[ws + last];
     this.idx[ws + last] = w;
-    this.push(last + 1);
-    this.push(l * 8 + TAG_LIMIT);
+    this.push2(last + 1, l * 8 + TAG_LIMIT);
     this.lim[l] = last;
   }
 
@@ -213,8 +212,7 @@ export class BitSolver extends LineSearch {
           const i = 31 - Math.clz32(b);
           offs[nOffs++] = (i * 2 + ((o >>> i) & 1)) * W;
         }
-        this.push(this.fk[l]);
-        this.push(l * 8 + TAG_FK);
+        this.push2(this.fk[l], l * 8 + TAG_FK);
         this.fk[l] = k;
         let c = 0;
         const has = t.has;
@@ -226,8 +224,7 @@ export class BitSolver extends LineSearch {
           let nw = old;
           for (let j = 0; j < nOffs; j++) nw &= has[offs[j] + w];
           if (nw !== old) {
-            this.push(old);
-            this.push((ws + w) * 8 + TAG_WORD);
+            this.push2(old, (ws + w) * 8 + TAG_WORD);
             live[ws + w] = nw;
           }
           if (nw !== 0) c += popcount(nw);
@@ -259,8 +256,7 @@ export class BitSolver extends LineSearch {
           const mw = this.wStart[m] + w;
           const old = live[mw];
           if ((old & bit) === 0) continue;
-          this.push(old);
-          this.push(mw * 8 + TAG_WORD);
+          this.push2(old, mw * 8 + TAG_WORD);
           live[mw] = old ^ bit;
           if (old === bit) this.dropWord(m, this.wStart[m], this.activeAt(m, w));
           this.setCount(m, cnt[m] - 1);

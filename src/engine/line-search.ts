@@ -231,7 +231,8 @@ export abstract class LineSearch {
           sol = new Uint8Array(v.length);
           into.push(sol);
         }
-        for (let i = 0; i < v.length; i++) sol[i] = v[i] < 0 ? 255 : v[i];
+        // Int8 → Uint8 conversion maps an unknown cell's -1 to 255, as documented.
+        sol.set(v);
       }
       return;
     }
@@ -276,12 +277,23 @@ export abstract class LineSearch {
   }
 
   protected push(x: number): void {
-    if (this.tTop === this.trail.length) {
-      const grown = new Int32Array(this.trail.length * 2);
-      grown.set(this.trail);
-      this.trail = grown;
-    }
+    if (this.tTop === this.trail.length) this.growTrail();
     this.trail[this.tTop++] = x;
+  }
+
+  /** Push a saved value, then its entry (one capacity check for both). */
+  protected push2(saved: number, entry: number): void {
+    if (this.tTop + 2 > this.trail.length) this.growTrail();
+    const t = this.tTop;
+    this.trail[t] = saved;
+    this.trail[t + 1] = entry;
+    this.tTop = t + 2;
+  }
+
+  private growTrail(): void {
+    const grown = new Int32Array(this.trail.length * 2);
+    grown.set(this.trail);
+    this.trail = grown;
   }
 
   /** Fix cell c to v and queue its lines except `except` (the line that forced it). */
@@ -319,8 +331,7 @@ export abstract class LineSearch {
 
   /** Save line l's count on the trail and set it to c. */
   protected setCount(l: number, c: number): void {
-    this.push(this.cnt[l]);
-    this.push(l * 8 + TAG_COUNT);
+    this.push2(this.cnt[l], l * 8 + TAG_COUNT);
     this.cnt[l] = c;
   }
 

@@ -47,7 +47,7 @@ export class Problem {
       if (validLineCount(len) === 0) throw new RangeError(`line of length ${len} cannot be solved`);
       total += len;
       for (const id of line.cells) {
-        if (!localOf.has(id)) {
+        if (localOf.get(id) === undefined) {
           localOf.set(id, ids.length);
           ids.push(id);
         }
@@ -100,19 +100,21 @@ export class Problem {
       }
     }
 
-    // Siblings: other lines of the same group (rule 3), grouped by a sorted pass.
-    const order = lines.map((_, l) => l).sort((a, b) => lines[a].group - lines[b].group || a - b);
-    const sibLists: number[][] = lines.map(() => []);
-    for (let i = 0; i < order.length; ) {
-      let j = i;
-      while (j < order.length && lines[order[j]].group === lines[order[i]].group) j++;
-      for (let x = i; x < j; x++) for (let y = i; y < j; y++) if (x !== y) sibLists[order[x]].push(order[y]);
-      i = j;
+    // Siblings: other lines of the same group (rule 3), each list in ascending line order.
+    const members = new Map<number, number[]>();
+    for (let l = 0; l < lines.length; l++) {
+      const g = lines[l].group;
+      const list = members.get(g);
+      if (list) list.push(l);
+      else members.set(g, [l]);
     }
     this.sibStart = new Int32Array(this.nLines + 1);
-    for (let l = 0; l < this.nLines; l++) this.sibStart[l + 1] = this.sibStart[l] + sibLists[l].length;
+    for (let l = 0; l < this.nLines; l++) this.sibStart[l + 1] = this.sibStart[l] + (members.get(lines[l].group) as number[]).length - 1;
     this.sibs = new Int32Array(this.sibStart[this.nLines]);
-    sibLists.forEach((list, l) => this.sibs.set(list, this.sibStart[l]));
+    for (let l = 0; l < this.nLines; l++) {
+      let at = this.sibStart[l];
+      for (const m of members.get(lines[l].group) as number[]) if (m !== l) this.sibs[at++] = m;
+    }
   }
 
   /** Local index of a caller's cell id, or -1. */

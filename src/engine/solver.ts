@@ -36,7 +36,7 @@ function filteredTable(len: number, known: number, ones: number): Int32Array {
 }
 
 /** Work counters across all list solvers (profiling aid; never affects results). */
-export const solverWork = { nodes: 0, resets: 0, scanned: 0 };
+export const solverWork = { nodes: 0, resets: 0 };
 
 export class Solver extends LineSearch {
   private readonly pool: Int32Array;
@@ -67,33 +67,40 @@ export class Solver extends LineSearch {
   }
 
   protected propagate(): boolean {
+    // Arrays in locals: `assign` and `setCount` are calls, after which V8 would reload fields.
     const p = this.p;
     const pool = this.pool;
     const cnt = this.cnt;
+    const queue = this.queue;
+    const inQ = this.inQ;
+    const knownOf = this.known;
+    const onesOf = this.ones;
+    const poolStart = p.poolStart;
     while (this.qTop > 0) {
-      const l = this.queue[--this.qTop];
-      this.inQ[l] = 0;
-      const k = this.known[l];
-      const o = this.ones[l];
-      const s = p.poolStart[l];
+      const l = queue[--this.qTop];
+      inQ[l] = 0;
+      const k = knownOf[l];
+      const o = onesOf[l];
+      const s = poolStart[l];
       const c0 = cnt[l];
-      solverWork.scanned += c0;
       let c = c0;
       let and = -1;
       let or = 0;
-      let i = 0;
-      while (i < c) {
-        const pat = pool[s + i];
+      let i = s;
+      let e = s + c;
+      while (i < e) {
+        const pat = pool[i];
         if ((pat & k) !== o) {
-          c--;
-          pool[s + i] = pool[s + c];
-          pool[s + c] = pat;
+          e--;
+          pool[i] = pool[e];
+          pool[e] = pat;
         } else {
           and &= pat;
           or |= pat;
           i++;
         }
       }
+      c = e - s;
       if (c !== c0) this.setCount(l, c);
       if (c === 0) {
         // Also catches a line whose fixed cells left no pattern at all (empty from the start).

@@ -30,6 +30,8 @@ import type { SolutionCount, TileShape } from "../types";
 
 /** Largest alternative set enumerated during climb-back. */
 const CLIMB_LIMIT = 32;
+/** Givens whose climb-back tries share one base state (see `climb`). */
+const CLIMB_BLOCK = 16;
 const ROUNDS = 4;
 /**
  * Search nodes allowed per count. A count that needs more is treated as "too many solutions"
@@ -290,12 +292,33 @@ export class GivensReducer {
     // Whether each alternative differs from the truth within every pin set, worked out once.
     const baseDiffers = base.map((s) => this.differsOnShared(s));
     const pool: Uint8Array[] = [];
-    for (const g of kept) {
+    // Incrementally, as in the greedy pass: the base state fixes every given but a block of the
+    // next ones to try; a try assumes the block (g against the truth, the others true) and
+    // backtracks, and a g that fails joins the base. The enumeration's answer depends only on the
+    // cells fixed (it is used only when complete), so this is exactly a fresh reset per g.
+    const solver = this.solver;
+    const cells = new Int32Array(CLIMB_BLOCK);
+    const values = new Int32Array(CLIMB_BLOCK);
+    let blockEnd = 0;
+    for (let gi = 0; gi < kept.length; gi++) {
+      const g = kept[gi];
+      if (gi >= blockEnd) {
+        blockEnd = Math.min(kept.length, gi + CLIMB_BLOCK);
+        for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
+        for (let j = gi; j < blockEnd; j++) f[kept[j]] = -1;
+        // A subset of the truth: never a contradiction.
+        solver.reset(f);
+      }
       given[g] = 0;
-      for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
-      f[g] = 1 - this.truth[g];
+      let k = 0;
+      for (let j = gi; j < blockEnd; j++) {
+        cells[k] = kept[j];
+        values[k++] = j === gi ? 1 - this.truth[g] : this.truth[kept[j]];
+      }
       this.counts++;
-      const found = this.solver.reset(f) ? this.solver.enumerateInto(CLIMB_LIMIT + 1, COUNT_BUDGET * 4, pool) : 0;
+      const mark = solver.mark();
+      const found = solver.assume(cells, values, k) ? solver.enumerateInto(CLIMB_LIMIT + 1, COUNT_BUDGET * 4, pool) : 0;
+      solver.backtrack(mark);
       if (found >= 0 && found <= CLIMB_LIMIT && base.length + found >= m - 1) {
         let alts = [...base, ...pool.slice(0, found)];
         const differs = new Map<Uint8Array, boolean>();
@@ -319,6 +342,9 @@ export class GivensReducer {
         }
       }
       given[g] = 1;
+      cells[0] = g;
+      values[0] = this.truth[g];
+      solver.assume(cells, values, 1);
     }
     return false;
   }

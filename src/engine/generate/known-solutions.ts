@@ -31,7 +31,8 @@ export class KnownSolutions {
     const positions: number[] = [];
     for (let c = 0; c < this.truth.length; c++) if (solution[c] !== this.truth[c]) positions.push(this.position[c]);
     positions.sort((a, b) => a - b);
-    const key = positions.join(",");
+    // One UTF-16 unit per position (a tile has far fewer than 65,536 cells): a cheap exact key.
+    const key = String.fromCharCode(...positions);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     const id = this.last.length;
