@@ -59,32 +59,31 @@ export async function startReplay(dayParam: string): Promise<void> {
     shell.selectTab("fields");
     return;
   }
-  // The audit starts at once, in workers, on the bytes as downloaded: the replay below reads them too.
-  const audit = startAudit(shell, bytes);
   let archive: Archive;
   try {
     archive = JSON.parse(new TextDecoder().decode(bytes)) as Archive;
   } catch (err) {
+    // Not JSON: the audit says what is wrong, in the command's words.
+    const audit = startAudit(shell, bytes);
     shell.setStatus(`The archive of ${day} cannot be read: ${(err as Error).message}`, "offline");
     shell.replayBar.replaceChildren(audit.panel.line);
     shell.replayBar.hidden = false;
     shell.selectTab("audit");
     return;
   }
-  const player = new ReplayPlayer(shell, archive, log, board, audit.panel.line);
-  pageHandle().replay = player;
-  audit.onVerdict = (verified) => (player.verified = verified);
-  player.verified = audit.verified;
+  // The replay is built first (its parse and first scene are the page's own work); the audit then
+  // runs in workers on the bytes as downloaded, and the main thread only follows its progress.
+  startAudit(shell, bytes, (line) => new ReplayPlayer(shell, archive, log, board, line));
 }
 
 /** The in-browser audit (the Audit tab and the bar's line), started on the archive's bytes. */
-function startAudit(shell: Shell, bytes: Uint8Array): { panel: AuditPanel; verified: boolean | null; onVerdict: (v: boolean | null) => void } {
-  const out = { panel: null as unknown as AuditPanel, verified: null as boolean | null, onVerdict: (_v: boolean | null): void => {} };
+function startAudit(shell: Shell, bytes: Uint8Array, player?: (line: HTMLElement) => ReplayPlayer): { panel: AuditPanel } {
+  const out = { panel: null as unknown as AuditPanel };
+  let replay: ReplayPlayer | undefined;
   const onChange = (state: AuditState): void => {
     out.panel.update(state);
     const verified = state.phase === "passed" ? true : state.phase === "failed" || state.phase === "unreadable" || state.phase === "error" ? false : null;
-    out.verified = verified;
-    out.onVerdict(verified);
+    if (replay) replay.verified = verified;
     if (state.phase === "passed") shell.setStatus("Replay · archive verified", "idle");
     else if (verified === false) shell.setStatus(state.phase === "error" ? "Replay · the audit could not run: not verified" : "Replay · ARCHIVE DOES NOT VERIFY", "offline");
     else shell.setStatus(state.phase === "cancelled" ? "Replay · audit cancelled: not verified" : "Replay · auditing the archive…", "idle");
@@ -95,6 +94,10 @@ function startAudit(shell: Shell, bytes: Uint8Array): { panel: AuditPanel; verif
     () => audit.cancel(),
   );
   shell.addTab("audit", "Audit", out.panel.root);
+  if (player) {
+    replay = player(out.panel.line);
+    pageHandle().replay = replay;
+  }
   // For tests and benchmarks: the audit's state, cancel, and a run with noted heads.
   pageHandle().audit = {
     state: () => audit.state,
