@@ -48,10 +48,12 @@ export class BrowserAudit {
   private runId = 0;
 
   constructor(
-    /** The archive's bytes as downloaded; kept to read again after a worker stopped outright. */
-    private readonly bytes: Uint8Array,
+    /** The archive's bytes as downloaded: handed over to the worker (the page keeps no copy). */
+    private bytes: Uint8Array | null,
     private readonly onChange: (state: AuditState) => void,
     private readonly workerUrl: URL,
+    /** The bytes again, for a worker started after one was stopped outright (the browser's cache usually has them). */
+    private readonly download: () => Promise<Uint8Array>,
   ) {
     this.state = this.fresh([], "reading");
   }
@@ -70,13 +72,25 @@ export class BrowserAudit {
         this.end("error", { error: e.message || "the audit worker failed" });
         this.stopWorker();
       };
-      // A copy goes to the worker (transferred): the page keeps its own to start over if it must.
-      const copy = this.bytes.slice();
-      this.send({ kind: "open", bytes: copy }, [copy.buffer]);
       this.state = this.fresh(heads, "reading", workers);
-    } else this.state = this.fresh(heads, "running", workers);
+      const run = ++this.runId;
+      const worker = this.worker;
+      // Transferred, not copied: a full day's bytes are tens of MB, and the page does not need them again.
+      const bytes = this.bytes ? Promise.resolve(this.bytes) : this.download();
+      this.bytes = null;
+      bytes.then(
+        (b) => {
+          if (this.worker !== worker) return;
+          this.send({ kind: "open", bytes: b }, [b.buffer]);
+          this.send({ kind: "run", run, heads, workers });
+        },
+        (err: Error) => this.end("error", { error: `the archive could not be downloaded again: ${err.message}` }),
+      );
+    } else {
+      this.state = this.fresh(heads, "running", workers);
+      this.send({ kind: "run", run: ++this.runId, heads, workers });
+    }
     this.timeLeft.reset();
-    this.send({ kind: "run", run: ++this.runId, heads, workers });
     this.onChange(this.state);
   }
 

@@ -64,7 +64,7 @@ export async function startReplay(dayParam: string): Promise<void> {
     archive = JSON.parse(new TextDecoder().decode(bytes)) as Archive;
   } catch (err) {
     // Not JSON: the audit says what is wrong, in the command's words.
-    const audit = startAudit(shell, bytes);
+    const audit = startAudit(shell, day, bytes);
     shell.setStatus(`The archive of ${day} cannot be read: ${(err as Error).message}`, "offline");
     shell.replayBar.replaceChildren(audit.panel.line);
     shell.replayBar.hidden = false;
@@ -73,11 +73,11 @@ export async function startReplay(dayParam: string): Promise<void> {
   }
   // The replay is built first (its parse and first scene are the page's own work); the audit then
   // runs in workers on the bytes as downloaded, and the main thread only follows its progress.
-  startAudit(shell, bytes, (line) => new ReplayPlayer(shell, archive, log, board, line));
+  startAudit(shell, day, bytes, (line) => new ReplayPlayer(shell, archive, log, board, line));
 }
 
 /** The in-browser audit (the Audit tab and the bar's line), started on the archive's bytes. */
-function startAudit(shell: Shell, bytes: Uint8Array, player?: (line: HTMLElement) => ReplayPlayer): { panel: AuditPanel } {
+function startAudit(shell: Shell, day: string, bytes: Uint8Array, player?: (line: HTMLElement) => ReplayPlayer): { panel: AuditPanel } {
   const out = { panel: null as unknown as AuditPanel };
   let replay: ReplayPlayer | undefined;
   const onChange = (state: AuditState): void => {
@@ -88,7 +88,7 @@ function startAudit(shell: Shell, bytes: Uint8Array, player?: (line: HTMLElement
     else if (verified === false) shell.setStatus(state.phase === "error" ? "Replay · the audit could not run: not verified" : "Replay · ARCHIVE DOES NOT VERIFY", "offline");
     else shell.setStatus(state.phase === "cancelled" ? "Replay · audit cancelled: not verified" : "Replay · auditing the archive…", "idle");
   };
-  const audit = new BrowserAudit(bytes, onChange, new URL("./audit-worker.js", import.meta.url));
+  const audit = new BrowserAudit(bytes, onChange, new URL("./audit-worker.js", import.meta.url), () => fetchArchive(day, () => {}));
   out.panel = new AuditPanel(
     (heads) => audit.start(heads),
     () => audit.cancel(),
@@ -104,7 +104,8 @@ function startAudit(shell: Shell, bytes: Uint8Array, player?: (line: HTMLElement
     cancel: () => audit.cancel(),
     start: (heads: string[]) => audit.start(heads.map((h) => parseHead(h))),
   };
-  audit.start();
+  // In a task of its own, after the replay's first paint: the audit's clock starts with its own work.
+  setTimeout(() => audit.start(), 0);
   return out;
 }
 
