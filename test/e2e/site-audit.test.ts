@@ -197,10 +197,11 @@ describe("the complete audit in the browser", () => {
       const s = await auditState(w);
       expect(s.phase).toBe("passed");
       expect(s.steps.map((x) => [x.check, x.status])).toEqual(["commitments", "regeneration", "hashes", "chain", "replay"].map((c) => [c, "passed"]));
-      // One regeneration worker per core the browser reports (at most one per piece: the initial field and 1 ring).
+      // One regenerating thread per core the browser reports: the audit's worker and one Web Worker per other core
+      // (at most one per piece: the initial field and 1 ring).
       const cores = await w.page.evaluate(() => navigator.hardwareConcurrency);
       expect(s.workers).toBe(Math.min(16, cores));
-      expect(s.steps[1].line).toMatch(new RegExp(`${archive.tiles.length} tiles identical to the field regenerated from day_seed \\(initial field \\+ 1 ring\\); ${Math.min(cores, 2)} Web Workers?`));
+      expect(s.steps[1].line).toMatch(new RegExp(`^\\[2/5\\] regeneration +ok +${archive.tiles.length} tiles identical to the field regenerated from day_seed \\(initial field \\+ 1 ring\\); (in one thread|${Math.min(cores - 1, 2)} Web Workers?( and the audit's own worker \\(1 piece\\))?)`));
       expect(s.verdict).toBe("PASS: 5 checks hold");
       expect(await w.page.locator(".verify").innerText()).toMatch(/^✓ Verified in this browser: all five checks passed/);
       expect(await w.page.locator("#status").innerText()).toMatch(/archive verified/);

@@ -57,7 +57,7 @@ describe("a replay", () => {
     await w.page.getByRole("tab", { name: "Audit" }).click();
     expect(await w.page.locator(".audit-step .audit-status").allInnerTexts()).toEqual(Array(5).fill(expect.stringMatching(/^✓ passed/)));
     const texts = (await w.page.locator(".audit-step .audit-text").allInnerTexts()).join("\n");
-    expect(texts).toMatch(/\d+ tiles identical to the field regenerated from day_seed .*; \d Web Workers?/);
+    expect(texts).toMatch(/\d+ tiles identical to the field regenerated from day_seed .*; (in one thread|\d Web Workers?)/);
     expect(texts).toMatch(/\d+ events chained from seed_commit/);
     expect(texts).toMatch(/\d+ events reproduced by the referee/);
     expect(w.foreignRequests).toEqual([]);

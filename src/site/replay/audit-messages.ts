@@ -7,6 +7,7 @@ export type ToAuditor =
   /** The archive's bytes (gzip or not), read once and kept for every run. */
   | { kind: "open"; bytes: Uint8Array }
   /** A run, numbered by the page: what the worker says about it carries the number (`run`). */
+  /** `workers`: the threads that regenerate (the cores the browser reports): the audit's worker and `workers - 1` more. */
   | { kind: "run"; run: number; heads: NotedHead[]; workers: number }
   | { kind: "cancel" };
 

@@ -102,7 +102,7 @@ export class AuditPanel {
     let cls: "ok" | "bad" | "pending";
     switch (s.phase) {
       case "passed":
-        line = `✓ Verified in this browser: all five checks passed${took} (${s.workers} Web Worker${s.workers === 1 ? "" : "s"} regenerating).`;
+        line = `✓ Verified in this browser: all five checks passed${took} (regenerated on ${s.workers} core${s.workers === 1 ? "" : "s"}).`;
         cls = "ok";
         break;
       case "failed":
