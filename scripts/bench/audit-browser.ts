@@ -106,7 +106,7 @@ interface PageResult {
   jsHeapMb: number;
 }
 
-async function browserAudit(base: string): Promise<{ page: PageResult; peakRendererMb: number; peakBrowserMb: number; cpuS: number; wallMs: number }> {
+async function browserAudit(base: string): Promise<{ page: PageResult; peakRendererMb: number; peakBrowserMb: number; cpuS: number; wallMs: number; mainBusy: { seconds: number; of: number } }> {
   const browser = await launchBrowser();
   let peakRenderer = 0;
   let peakBrowser = 0;
@@ -130,7 +130,14 @@ async function browserAudit(base: string): Promise<{ page: PageResult; peakRende
     });
     const t0 = Date.now();
     const cpu0 = ticks();
+    // The main thread's own busy time (Chromium's TaskDuration) from the audit's start to its verdict.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const taskSeconds = async (): Promise<number> => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
     await page.goto(`${base}/replay/${GAME}`);
+    await page.waitForFunction(() => window.mosaic?.audit !== undefined && performance.now() > 0, undefined, { timeout: 600_000, polling: 50 });
+    const busy0 = await taskSeconds();
+    const w0 = Date.now();
     await page.waitForFunction(
       () => {
         const a = window.mosaic?.audit as { state: () => { phase: string } } | undefined;
@@ -140,6 +147,7 @@ async function browserAudit(base: string): Promise<{ page: PageResult; peakRende
       { timeout: 1_800_000, polling: 1000 },
     );
     const wallMs = Date.now() - t0;
+    const mainBusy = { seconds: (await taskSeconds()) - busy0, of: (Date.now() - w0) / 1000 };
     const cpuS = (ticks() - cpu0) / 100;
     sample();
     const result = await page.evaluate(() => {
@@ -160,7 +168,7 @@ async function browserAudit(base: string): Promise<{ page: PageResult; peakRende
         jsHeapMb: memory ? Math.round(memory.usedJSHeapSize / 1e6) : 0,
       };
     });
-    return { page: result, peakRendererMb: Math.round(peakRenderer / 1024), peakBrowserMb: Math.round(peakBrowser / 1024), cpuS, wallMs };
+    return { page: result, peakRendererMb: Math.round(peakRenderer / 1024), peakBrowserMb: Math.round(peakBrowser / 1024), cpuS, wallMs, mainBusy };
   } finally {
     clearInterval(timer);
     await browser.close();
@@ -197,6 +205,7 @@ async function main(): Promise<void> {
     log(`browser audit: ${p.phase} (${p.verdict ?? "no verdict"}) in ${s(p.auditMs)} (page load to verdict ${s(run.wallMs)}), load average ${loadBefore} → ${load()}`);
     for (const step of p.steps) log(`    ${step.check.padEnd(13)} ${step.status.padEnd(7)} ${step.ms !== undefined ? s(step.ms).padStart(8) : "".padStart(8)}  ${step.summary ?? ""}`);
     log(`    cores the browser reports: ${p.cores}; regeneration Web Workers: ${p.workers}; Chromium CPU over the run: ${run.cpuS.toFixed(1)} s`);
+    log(`    main thread busy ${run.mainBusy.seconds.toFixed(2)} s of the audit's ${run.mainBusy.of.toFixed(0)} s (Chromium's TaskDuration)`);
     log(`    main thread: longest task while the audit ran ${Math.round(p.longestDuring)} ms; all long tasks of the page (load included): ${p.longTasks.length ? p.longTasks.join(", ") : "none"} ms`);
     log(`    peak memory: renderer process (page and its workers) ${run.peakRendererMb} MB; every Chromium process ${run.peakBrowserMb} MB; main thread's JS heap at the end ${p.jsHeapMb} MB`);
     let cli: Awaited<ReturnType<typeof cliAudit>> | null = null;
