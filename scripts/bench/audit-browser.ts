@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     const p = run.page;
     log(`browser audit: ${p.phase} (${p.verdict ?? "no verdict"}) in ${s(p.auditMs)} (page load to verdict ${s(run.wallMs)}), load average ${loadBefore} → ${load()}`);
     for (const step of p.steps) log(`    ${step.check.padEnd(13)} ${step.status.padEnd(7)} ${step.ms !== undefined ? s(step.ms).padStart(8) : "".padStart(8)}  ${step.summary ?? ""}`);
-    log(`    cores the browser reports: ${p.cores}; regeneration Web Workers: ${p.workers}; Chromium CPU over the run: ${run.cpuS.toFixed(1)} s`);
+    log(`    cores the browser reports: ${p.cores}; threads regenerating: ${p.workers} (the audit's worker and ${p.workers - 1} more Web Workers); Chromium CPU over the run: ${run.cpuS.toFixed(1)} s`);
     log(`    main thread busy ${run.mainBusy.seconds.toFixed(2)} s of the audit's ${run.mainBusy.of.toFixed(0)} s (Chromium's TaskDuration)`);
     log(`    main thread: longest task while the audit ran ${Math.round(p.longestDuring)} ms; all long tasks of the page (load included): ${p.longTasks.length ? p.longTasks.join(", ") : "none"} ms`);
     log(`    peak memory: renderer process (page and its workers) ${run.peakRendererMb} MB; every Chromium process ${run.peakBrowserMb} MB; main thread's JS heap at the end ${p.jsHeapMb} MB`);
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     log("| measure | figure | target |");
     log("|---|---|---|");
     const ratio = cli ? ` (${(p.auditMs / cli.wallMs).toFixed(2)}× npm run audit's ${s(cli.wallMs)})` : "";
-    log(`| browser audit, synthetic full day | ${s(p.auditMs)}${ratio}, ${p.workers} Web Workers on ${p.cores} cores | — |`);
+    log(`| browser audit, synthetic full day | ${s(p.auditMs)}${ratio}, ${run.cpuS.toFixed(1)} s CPU, ${p.workers} threads regenerating on ${p.cores} cores | — |`);
     log(`| longest main-thread task while auditing | ${Math.round(p.longestDuring)} ms | ≤ 50 ms |`);
     log(`| page's peak memory (renderer) | ${run.peakRendererMb} MB | < 1 GB |`);
     log(`load average at the end: ${load()}`);
