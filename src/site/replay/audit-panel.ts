@@ -128,7 +128,9 @@ export class AuditPanel {
         cls = failed.length ? "bad" : "pending";
       }
     }
-    this.line.className = `verify ${cls}${this.line.classList.contains("expanded") ? " expanded" : ""}`;
+    // While it runs the line keeps one height (one line, cut with an ellipsis): a line that wrapped
+    // anew with each redraw would resize the field's canvas below it 4 times a second.
+    this.line.className = `verify ${cls}${busy ? " running" : ""}${this.line.classList.contains("expanded") ? " expanded" : ""}`;
     if (this.line.textContent !== line) this.line.textContent = line;
     this.verdict.className = `audit-verdict ${cls}`;
     const summary = busy ? line : s.phase === "passed" ? `${line} ${s.verdict ?? ""}` : s.phase === "failed" || s.phase === "unreadable" ? (s.verdict ?? line) : line;
