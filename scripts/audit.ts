@@ -13,18 +13,15 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { ArchiveTile } from "../src/daily/archive/format";
 import { growEvents, type AuditedArchive } from "../src/daily/audit/event-log";
 import { auditArchive, type AuditReport } from "../src/daily/audit/audit";
-import { regeneratePiece, regenerationPlan, regenerationSummary, type RegenerationPart } from "../src/daily/audit/check-regeneration";
-import { archiveField } from "../src/daily/audit/archive-field";
-import { encodeField } from "../src/daily/audit/field-transfer";
-import type { Field } from "../src/engine/types";
-import { AuditMismatch, CHECK_TITLES, CHECKS, type CheckName, type CheckResult, type Mismatch } from "../src/daily/audit/mismatch";
+import { CHECK_TITLES, CHECKS, type CheckName, type CheckResult } from "../src/daily/audit/mismatch";
+import { channelPieceWorker, type WorkerChannel } from "../src/daily/audit/piece-protocol";
 import { ArchiveFormatError } from "../src/daily/audit/read-archive";
 import { fetchBytes, nodeHashing, readBytes, UnreadableSource } from "./archive-input";
+import { PieceRunnerError, type PieceRunner } from "../src/daily/audit/regeneration-pool";
+import { checkLine, readingFailureLine, verdictLine } from "../src/daily/audit/report-text";
 import { hashesGameId, parseHashes, parseHead, parseManifest, type SavedInputs } from "../src/daily/audit/saved";
-import type { FromWorker, ToWorker } from "./audit-worker";
 import { counted } from "../src/text/wording";
 
 interface Args {
@@ -126,104 +123,39 @@ const pct = (done: number, total: number): string => `${Math.floor((100 * done) 
 // ---- regeneration in worker threads -------------------------------------------------------------
 
 /**
- * Check 2 with the field's pieces spread over worker threads, largest first, while the main thread
- * runs the other checks; once those are done (`mainFree`), the main thread takes pieces from the
- * same queue too, so no core idles at the end. The workers get the archive's field once as two
- * flat arrays, then each piece with its own archive rows.
+ * The shared regeneration pool (src/daily/audit/regeneration-pool.ts) on worker threads: the
+ * pieces spread over them, largest first, while the main thread runs the other checks; once those
+ * are done, the main thread takes queued pieces too, so no core idles at the end.
  */
-async function regenerateInWorkers(archive: AuditedArchive, threads: number, mainFree: Promise<void>): Promise<CheckResult> {
-  const t0 = Date.now();
-  let parts: RegenerationPart[];
-  let field: Field;
-  try {
-    parts = regenerationPlan(archive);
-    field = archiveField(archive).field;
-  } catch (err) {
-    if (!(err instanceof AuditMismatch)) throw err;
-    return { check: "regeneration", ok: false, summary: err.message, mismatch: err.mismatch, ms: Date.now() - t0 };
-  }
-  const setup: ToWorker = { kind: "setup", G: archive.G, params: archive.params, day_seed: archive.day_seed, field: encodeField(field) };
-  const rowsOf = (part: RegenerationPart): ArchiveTile[] => archive.tiles.slice(part.first, part.first + part.count);
-  const queue = [...parts].sort((a, b) => b.count - a.count || a.ring - b.ring);
-  const results = new Map<number, Mismatch | undefined>();
-  const percent = new Map<number, number>();
-  const show = (): void => {
-    const running = [...percent].map(([ring, p]) => `${ring === 0 ? "initial" : `ring ${ring}`} ${p} %`);
-    setProgress("regeneration", `${results.size}/${parts.length} pieces${running.length ? ` (${running.join(", ")})` : ""}`);
-  };
-  const onProgress = (ring: number, done: number, total: number): void => {
-    percent.set(ring, Math.floor((100 * done) / Math.max(1, total)));
-    show();
-  };
-  const finish = (ring: number, mismatch: Mismatch | undefined): void => {
-    percent.delete(ring);
-    results.set(ring, mismatch);
-    show();
-  };
-  const workerCount = Math.max(1, Math.min(threads, parts.length));
-  let inMain = 0;
-  const workers = Array.from({ length: workerCount }, async () => {
-    const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"], resourceLimits: WORKER_LIMITS });
-    try {
-      worker.postMessage(setup);
-      for (let part = queue.shift(); part; part = queue.shift()) {
-        const current = part;
-        const mismatch = await new Promise<Mismatch | undefined>((resolve, reject) => {
-          const onMessage = (m: FromWorker): void => {
-            if (m.kind === "progress") return onProgress(m.ring, m.done, m.total);
-            worker.off("message", onMessage);
-            worker.off("error", reject);
-            resolve(m.mismatch);
-          };
-          worker.on("message", onMessage);
-          worker.once("error", reject);
-          worker.postMessage({ kind: "part", part: current, rows: rowsOf(current) } satisfies ToWorker);
-        });
-        finish(current.ring, mismatch);
-      }
-    } finally {
-      await worker.terminate();
-    }
-  });
-  const main = mainFree.then(async () => {
+function threadRunner(threads: number): PieceRunner {
+  return {
+    workers: threads,
+    helpWhenFree: true,
+    noun: "worker thread",
+    self: "the main thread",
     // Between steps, let the event loop hand the workers their next pieces.
-    const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-    for (let part = queue.shift(); part; part = queue.shift()) {
-      const current = part;
-      inMain++;
-      let mismatch: Mismatch | undefined;
-      try {
-        await regeneratePiece({ G: archive.G, params: archive.params, day_seed: archive.day_seed, field, rows: rowsOf(current) }, current, {
-          progress: (done, total) => onProgress(current.ring, done, total),
-          pause,
-        });
-      } catch (err) {
-        mismatch = err instanceof AuditMismatch ? err.mismatch : { message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` };
-      }
-      finish(current.ring, mismatch);
-    }
-  });
-  // A worker that cannot run says nothing about the archive: the audit stops as a setup problem (exit 2).
-  await Promise.all([...workers, main]).catch((err: unknown) => {
-    throw new SetupError(
-      `the regeneration's worker threads could not run (${err instanceof Error ? err.message : String(err)}); run the auditor through \`npm run audit\`, or with --threads 0`,
-    );
-  });
-  setProgress("regeneration", null);
-  const failed = [...results.entries()].filter(([, m]) => m).sort((a, b) => a[0] - b[0])[0];
-  const ms = Date.now() - t0;
-  if (failed) return { check: "regeneration", ok: false, summary: failed[1]!.message, mismatch: failed[1]!, ms };
-  const helpers = `${counted(workerCount, "worker thread")}${inMain > 0 ? ` and the main thread (${counted(inMain, "piece")})` : ""}`;
-  return { check: "regeneration", ok: true, summary: `${regenerationSummary(parts)}; ${helpers}`, ms };
+    pause: () => new Promise((resolve) => setImmediate(resolve)),
+    start: (setup) => {
+      const worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { execArgv: ["--import", "tsx"], resourceLimits: WORKER_LIMITS });
+      const channel: WorkerChannel = {
+        send: (message) => worker.postMessage(message),
+        listen: (onMessage, onError) => {
+          worker.on("message", onMessage);
+          worker.on("error", (err) => onError(err.message));
+          worker.on("exit", (code) => onError(`a worker thread stopped (exit code ${code})`));
+        },
+        terminate: () => worker.terminate(),
+      };
+      return channelPieceWorker(channel, setup);
+    },
+  };
 }
 
 // ---- report -----------------------------------------------------------------------------------
 
-function printCheck(result: CheckResult, index: number): void {
+function printCheck(result: CheckResult): void {
   clearProgress();
-  const title = `[${index}/5] ${CHECK_TITLES[result.check]}`.padEnd(20, " ");
-  const time = result.ms >= 1000 ? `${(result.ms / 1000).toFixed(1)} s` : `${result.ms} ms`;
-  process.stdout.write(`${title} ${result.ok ? "ok  " : "FAIL"}  ${result.summary}  (${time})\n`);
+  process.stdout.write(`${checkLine(result)}\n`);
 }
 
 async function main(): Promise<number> {
@@ -245,7 +177,7 @@ async function main(): Promise<number> {
     const unreadable = err instanceof UnreadableSource;
     if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, error: err.message })}\n`);
     else if (unreadable) process.stderr.write(`audit: ${err.message}\n`);
-    else process.stdout.write(`FAIL: reading: ${err.message}\n`);
+    else process.stdout.write(`${readingFailureLine(err.message)}\n`);
     return unreadable ? 2 : 1;
   }
   const readMs = Date.now() - t0;
@@ -255,24 +187,22 @@ async function main(): Promise<number> {
       `mosaic audit: ${archive.game_id} (G=${archive.G}, ${archive.tiles.length} tiles, ${counted(grows, "ring")}, ${archive.events.length} events), read in ${(readMs / 1000).toFixed(1)} s\n`,
     );
   }
-  const wanted = (c: CheckName): boolean => !args.only || args.only.includes(c);
-  const done: Partial<Record<CheckName, Promise<CheckResult>>> = {};
-  let mainFree = (): void => {};
-  const whenMainFree = new Promise<void>((resolve) => (mainFree = resolve));
-  if (wanted("regeneration") && args.threads > 0) done.regeneration = regenerateInWorkers(archive, args.threads, whenMainFree);
-  let index = 0;
   const report: AuditReport = await auditArchive(archive, args.saved, {
     only: args.only,
     failFast: args.failFast,
-    done,
-    progress: (check, d, total) => setProgress(check, d >= total ? null : pct(d, total)),
-    onLocalDone: mainFree,
+    regeneration: args.threads > 0 ? threadRunner(args.threads) : undefined,
+    progress: (check, d, total, detail) => setProgress(check, d >= total ? null : (detail ?? pct(d, total))),
     hashing: nodeHashing,
     onCheck: (result) => {
-      index = CHECKS.indexOf(result.check) + 1;
       live.delete(result.check);
-      if (!args.json) printCheck(result, index);
+      if (!args.json) printCheck(result);
     },
+  }).catch((err: unknown) => {
+    // A worker that cannot run says nothing about the archive: the audit stops as a setup problem (exit 2).
+    if (!(err instanceof PieceRunnerError)) throw err;
+    throw new SetupError(
+      `the regeneration's worker threads could not run (${err.message}); run the auditor through \`npm run audit\`, or with --threads 0`,
+    );
   });
   clearProgress();
   const totalMs = Date.now() - t0;
@@ -282,13 +212,9 @@ async function main(): Promise<number> {
     const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
     process.stdout.write(`${JSON.stringify({ ...report, read_ms: readMs, total_ms: totalMs, cpu_ms: cpuMs, max_rss_mb: maxRssMb })}\n`);
   } else if (report.ok) {
-    const skipped = CHECKS.filter((c) => !report.checks.some((r) => r.check === c));
-    const notRun = skipped.length ? `; not run: ${skipped.join(", ")}` : "";
-    process.stdout.write(`PASS: ${report.checks.length} checks hold${notRun} (${(totalMs / 1000).toFixed(1)} s, peak memory ${maxRssMb} MB)\n`);
+    process.stdout.write(`${verdictLine(report)} (${(totalMs / 1000).toFixed(1)} s, peak memory ${maxRssMb} MB)\n`);
   } else {
-    const f = report.first!;
-    const where = [f.tile !== undefined ? `tile ${f.tile}` : "", f.rev !== undefined ? `event ${f.rev}` : "", f.field ? `field ${f.field}` : ""].filter(Boolean).join(", ");
-    process.stdout.write(`FAIL: ${CHECK_TITLES[f.check]}: ${f.message}${where ? ` [${where}]` : ""}\n`);
+    process.stdout.write(`${verdictLine(report)}\n`);
   }
   return report.ok ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 // A real archived day replayed in headless Chromium: the day is opened and closed through the dev
 // routes of `wrangler dev` (MOSAIC_DEV=1), played in between by reference agents (their own solver,
 // real tokens, over /mcp) and one scripted machine whose intent carries markup; the page replays
-// it from the public archive alone, verifies it, and ends on the archive's final state.
+// it from the public archive alone, audits it (all five checks of SPEC §9), and ends on the archive's final state.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,6 +117,17 @@ describe("a real archived day", () => {
       }, undefined, { timeout: 120_000 });
       const state = () => w.page.evaluate(() => (window.mosaic!.replayState as () => ReplayState)());
       expect((await state()).verified).toBe(true);
+      // Verified means the complete audit of SPEC §9, all five steps, in this browser's Web Workers.
+      const audit = await w.page.evaluate(() => {
+        const s = (window.mosaic!.audit as { state: () => { phase: string; verdict?: string; steps: Array<{ check: string; status: string }> } }).state();
+        return { phase: s.phase, verdict: s.verdict, steps: s.steps.map((x) => `${x.check} ${x.status}`) };
+      });
+      expect(audit).toEqual({
+        phase: "passed",
+        verdict: "PASS: 5 checks hold",
+        steps: ["commitments passed", "regeneration passed", "hashes passed", "chain passed", "replay passed"],
+      });
+      expect(await w.page.locator(".verify").innerText()).toMatch(/^✓ Verified in this browser: all five checks passed/);
       await w.page.getByRole("slider", { name: "Revision" }).focus();
       await w.page.keyboard.press("End");
       const end = await state();

@@ -1,4 +1,4 @@
-// Replays in headless Chromium: the page downloads a day archive, verifies it with WebCrypto,
+// Replays in headless Chromium: the page downloads a day archive, audits it (all five checks, in Web Workers),
 // scrubs to the end through the shared reducer and lands on the archive's final state; any
 // tampering is flagged. The archive is made by the project's own archive writer (site-archive.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -52,7 +52,14 @@ describe("a replay", () => {
 
   it("verifies the archive in the browser and says so", async () => {
     expect((await replayState(w.page)).verified).toBe(true);
-    await expect.poll(() => w.page.locator(".verify").innerText()).toMatch(/Verified in this browser.*\d+ events chained from seed_commit.*\d+ tile HMACs/);
+    await expect.poll(() => w.page.locator(".verify").innerText()).toMatch(/^✓ Verified in this browser: all five checks passed/);
+    // The Audit tab says what each of the five steps verified.
+    await w.page.getByRole("tab", { name: "Audit" }).click();
+    expect(await w.page.locator(".audit-step .audit-status").allInnerTexts()).toEqual(Array(5).fill(expect.stringMatching(/^✓ passed/)));
+    const texts = (await w.page.locator(".audit-step .audit-text").allInnerTexts()).join("\n");
+    expect(texts).toMatch(/\d+ tiles identical to the field regenerated from day_seed .*; (in one thread|\d Web Workers?)/);
+    expect(texts).toMatch(/\d+ events chained from seed_commit/);
+    expect(texts).toMatch(/\d+ events reproduced by the referee/);
     expect(w.foreignRequests).toEqual([]);
   });
 
@@ -227,7 +234,8 @@ describe("a fogged replay", () => {
 describe("a tampered archive", () => {
   const cases: Array<[string, (doc: Record<string, unknown> & ArchiveDoc) => void, RegExp]> = [
     ["an edited intent", (doc) => (doc.events[7].intent = "edited after the fact"), /event 8 \(\w+\): hash differs/],
-    ["a flipped solution bit", (doc) => (doc.tiles[3].solution = doc.tiles[3].solution.replace(/^./, (c) => (c === "0" ? "1" : "0"))), /tile 3: hash differs/],
+    // The regeneration (check 2) names it before the tile hashes (check 3) do.
+    ["a flipped solution bit", (doc) => (doc.tiles[3].solution = doc.tiles[3].solution.replace(/^./, (c) => (c === "0" ? "1" : "0"))), /tile 3: solution differs from the regenerated field/],
     ["a wrong released key", (doc) => (doc.day_key = "00".repeat(32)), /day_key does not match hash_key_commit/],
     ["a dropped event", (doc) => doc.events.splice(4, 1), /event 5: its rev is 6/],
   ];

@@ -10,7 +10,8 @@ import type { Archive, ArchiveEvent, ArchiveParams } from "../../src/daily/archi
 import { archiveText } from "../../src/daily/archive/writer";
 import { archiveTileEncoding } from "../../src/daily/audit/check-hashes";
 import { hmacSha256Hex } from "../../src/engine/commitments";
-import { syntheticDay, type SyntheticDay } from "./synthetic-day";
+import { generateField, generateRing } from "../../src/engine";
+import { syntheticDay, type FieldSource, type SyntheticDay } from "./synthetic-day";
 
 export const TEST_PARAMS: ArchiveParams = {
   kind: "field",
@@ -28,7 +29,7 @@ export interface TestDay {
   text: string;
 }
 
-export async function buildTestDay(options: { params?: ArchiveParams; maxWrites?: number; machines?: number; playSeed?: string } = {}): Promise<TestDay> {
+export async function buildTestDay(options: { params?: ArchiveParams; maxWrites?: number; machines?: number; playSeed?: string; fields?: FieldSource } = {}): Promise<TestDay> {
   const day = await syntheticDay({
     gameId: "day-2031-01-01",
     daySeed: "5eed".repeat(16),
@@ -38,6 +39,7 @@ export async function buildTestDay(options: { params?: ArchiveParams; maxWrites?
     maxWrites: options.maxWrites ?? 1200,
     batch: [1, 16],
     playSeed: options.playSeed,
+    fields: options.fields,
   });
   return { day, text: archiveText(await day.archiveSource()) };
 }
@@ -65,4 +67,16 @@ export async function rechain(archive: Archive, from = 0): Promise<void> {
 export async function resign(archive: Archive, tileId: number): Promise<void> {
   const t = archive.tiles[tileId];
   t.hash = await hmacSha256Hex(hexToBytes(archive.day_key), archiveTileEncoding(archive.game_id, t));
+}
+
+/**
+ * A field from another seed, played as if it were the day's: what a server that cherry-picked its
+ * field (and then committed, hashed, chained and judged honestly) would publish. Only the
+ * regeneration can tell.
+ */
+export function fieldsOfSeed(seed: string): FieldSource {
+  return {
+    initial: (params) => generateField({ ...params, seed }),
+    ring: (params, ring, field) => generateRing(seed, { ...params, seed }, ring, field),
+  };
 }

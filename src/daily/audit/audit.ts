@@ -10,9 +10,12 @@
  * ```
  *
  * Every check stops at its first mismatch; the others still run (unless `failFast`), so a report
- * says which checks hold. `only` runs a subset (the chain alone on a page, say). A check may be
- * run elsewhere and its result passed in `done` (the CLI regenerates the field in worker threads):
- * the checks here run meanwhile, and results are announced (`onCheck`) and reported in check order.
+ * says which checks hold. `only` runs a subset (the chain alone on a page, say).
+ *
+ * One auditor, two hosts: nothing here needs Node. A host passes how it regenerates
+ * (`regeneration`: worker threads on the command line, Web Workers in a browser; see
+ * regeneration-pool.ts), how it hashes, progress callbacks and an AbortSignal to cancel. The checks
+ * run here meanwhile, and results are announced (`onCheck`) and reported in check order.
  */
 import type { AuditedArchive } from "./event-log";
 import { checkChain } from "./check-chain";
@@ -23,6 +26,8 @@ import { checkReplay } from "./check-replay";
 import { AuditMismatch, CHECKS, type CheckName, type CheckResult, type Mismatch, type Progress } from "./mismatch";
 import type { SavedInputs } from "./saved";
 import { webCryptoHashing, type Hashing } from "./hashing";
+import { regenerateInPool, type PieceRunner } from "./regeneration-pool";
+import { isAbort } from "./abort";
 
 export interface AuditOptions {
   progress?: Progress;
@@ -36,6 +41,10 @@ export interface AuditOptions {
   onLocalDone?: () => void;
   /** The digests to compute with (default WebCrypto). */
   hashing?: Hashing;
+  /** Regenerates the field with the host's workers while the other checks run here (default: here, after the commitments). */
+  regeneration?: PieceRunner;
+  /** Cancels the audit: it rejects with the signal's reason, workers stopped. */
+  signal?: AbortSignal;
 }
 
 export interface AuditReport {
@@ -47,24 +56,39 @@ export interface AuditReport {
 }
 
 /** Runs one check, turning its first mismatch (or an unexpected error) into a result. */
-export async function runCheck(check: CheckName, archive: AuditedArchive, saved: SavedInputs, progress?: Progress, hashing: Hashing = webCryptoHashing): Promise<CheckResult> {
+export async function runCheck(
+  check: CheckName,
+  archive: AuditedArchive,
+  saved: SavedInputs,
+  progress?: Progress,
+  hashing: Hashing = webCryptoHashing,
+  signal?: AbortSignal,
+): Promise<CheckResult> {
   const t0 = Date.now();
   try {
-    const summary = await CHECK_RUNNERS[check](archive, saved, progress, hashing);
+    signal?.throwIfAborted();
+    const summary = await CHECK_RUNNERS[check](archive, saved, { progress, hashing, signal });
     return { check, ok: true, summary, ms: Date.now() - t0 };
   } catch (err) {
+    if (isAbort(err, signal)) throw err;
     const m: Mismatch =
       err instanceof AuditMismatch ? err.mismatch : { message: `the check could not run: ${err instanceof Error ? err.message : String(err)}` };
     return { check, ok: false, summary: m.message, mismatch: m, ms: Date.now() - t0 };
   }
 }
 
-const CHECK_RUNNERS: Record<CheckName, (a: AuditedArchive, s: SavedInputs, p: Progress | undefined, h: Hashing) => Promise<string>> = {
+interface RunContext {
+  progress?: Progress;
+  hashing: Hashing;
+  signal?: AbortSignal;
+}
+
+const CHECK_RUNNERS: Record<CheckName, (a: AuditedArchive, s: SavedInputs, c: RunContext) => Promise<string>> = {
   commitments: (a, s) => checkCommitments(a, s.manifest),
-  regeneration: (a, _s, p) => checkRegeneration(a, p),
-  hashes: (a, s, p, h) => checkTileHashes(a, s.hashes, p, h, s.hashesGameId),
-  chain: (a, s, p, h) => checkChain(a, s.heads, s.manifest, p, h),
-  replay: (a, _s, p) => checkReplay(a, p),
+  regeneration: (a, _s, c) => checkRegeneration(a, c.progress, c.signal),
+  hashes: (a, s, c) => checkTileHashes(a, s.hashes, c.progress, c.hashing, s.hashesGameId, c.signal),
+  chain: (a, s, c) => checkChain(a, s.heads, s.manifest, c.progress, c.hashing, c.signal),
+  replay: (a, _s, c) => checkReplay(a, c.progress, c.signal),
 };
 
 export async function auditArchive(archive: AuditedArchive, saved: SavedInputs = {}, options: AuditOptions = {}): Promise<AuditReport> {
@@ -78,18 +102,28 @@ export async function auditArchive(archive: AuditedArchive, saved: SavedInputs =
       options.onCheck?.(result);
     }
   };
+  const { signal } = options;
+  const done: Partial<Record<CheckName, Promise<CheckResult>>> = { ...options.done };
+  let localDone = (): void => {};
+  const free = new Promise<void>((resolve) => (localDone = resolve));
+  if (options.regeneration && wanted.includes("regeneration") && !done.regeneration) {
+    done.regeneration = regenerateInPool(archive, options.regeneration, { progress: options.progress, signal, free });
+  }
   // Checks run elsewhere (`done`) proceed meanwhile: the ones here do not wait for them.
-  const elsewhere = wanted.filter((check) => options.done?.[check]);
+  const elsewhere = wanted.filter((check) => done[check]);
   const settled = elsewhere.map((check) =>
-    options.done![check]!.then((result) => {
+    done[check]!.then((result) => {
       results.set(check, result);
       announce();
     }),
   );
+  // A failure there (workers that cannot run, a cancel) is the audit's: seen once awaited below.
+  const failure = Promise.all(settled);
+  failure.catch(() => {});
   let stopped = false;
   for (const check of wanted) {
-    if (options.done?.[check]) continue;
-    const result = await runCheck(check, archive, saved, options.progress, options.hashing);
+    if (done[check]) continue;
+    const result = await runCheck(check, archive, saved, options.progress, options.hashing, signal);
     results.set(check, result);
     announce();
     if (!result.ok && options.failFast) {
@@ -97,9 +131,11 @@ export async function auditArchive(archive: AuditedArchive, saved: SavedInputs =
       break;
     }
   }
+  localDone();
   options.onLocalDone?.();
   // With --fail-fast, a mismatch found here ends the audit without waiting for the others.
-  if (!stopped) await Promise.all(settled);
+  if (!stopped) await failure;
+  signal?.throwIfAborted();
   const checks = wanted.filter((check) => results.has(check)).map((check) => results.get(check)!);
   const failed = checks.find((c) => !c.ok);
   return {

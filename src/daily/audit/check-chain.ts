@@ -5,6 +5,7 @@
  */
 import { canonicalJson } from "../../engine/canonical-json";
 import { webCryptoHashing, type Hashing } from "./hashing";
+import { Breather } from "./abort";
 import { growEvents, type AuditedArchive } from "./event-log";
 import type { ArchiveEvent } from "../archive/format";
 import { mismatch, type Progress } from "./mismatch";
@@ -13,8 +14,16 @@ import { counted } from "../../text/wording";
 
 const CHAIN_BATCH = 256;
 
-export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [], manifest?: SavedManifest, progress?: Progress, hashing: Hashing = webCryptoHashing): Promise<string> {
+export async function checkChain(
+  archive: AuditedArchive,
+  heads: NotedHead[] = [],
+  manifest?: SavedManifest,
+  progress?: Progress,
+  hashing: Hashing = webCryptoHashing,
+  signal?: AbortSignal,
+): Promise<string> {
   const events = archive.events;
+  const breather = new Breather(signal);
   if (events.length === 0) throw mismatch("the log is empty: a closed day ends with a close event", { field: "events" });
   let prev = archive.seed_commit;
   // Hashes are computed a batch at a time (WebCrypto may spread them over threads); every check
@@ -45,6 +54,7 @@ export async function checkChain(archive: AuditedArchive, heads: NotedHead[] = [
       prev = e.hash;
     }
     progress?.("chain", start + batch.length, events.length);
+    await breather.tick();
   }
   progress?.("chain", events.length, events.length);
   const last = events.at(events.length - 1)!;

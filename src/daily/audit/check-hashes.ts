@@ -4,6 +4,7 @@
  */
 import { hexToBytes } from "../../engine/commitments";
 import { webCryptoHashing, type Hashing } from "./hashing";
+import { Breather } from "./abort";
 import type { ArchiveTile } from "../archive/format";
 import type { AuditedArchive } from "./event-log";
 import { mismatch, type Progress } from "./mismatch";
@@ -20,7 +21,9 @@ export async function checkTileHashes(
   progress?: Progress,
   hashing: Hashing = webCryptoHashing,
   savedGameId?: string,
+  signal?: AbortSignal,
 ): Promise<string> {
+  const breather = new Breather(signal);
   // Hashes saved from another day would differ at tile 0: say what is really wrong.
   if (saved && savedGameId !== undefined && savedGameId !== archive.game_id) {
     throw mismatch(`the saved hashes are of ${savedGameId}, not of this archive's ${archive.game_id}`, { field: "game_id" });
@@ -38,7 +41,10 @@ export async function checkTileHashes(
     if (saved && live !== undefined && live !== t.hash) {
       throw mismatch(`tile ${t.id}: hash differs from the one published live: archive ${t.hash}, saved ${live}`, { tile: t.id, field: "hash" });
     }
-    if ((i & 1023) === 1023) progress?.("hashes", i + 1, tiles.length);
+    if ((i & 255) === 255) {
+      progress?.("hashes", i + 1, tiles.length);
+      await breather.tick();
+    }
   }
   progress?.("hashes", tiles.length, tiles.length);
   if (!saved) return `${tiles.length} tile HMACs equal their hashes`;

@@ -11,6 +11,7 @@ import { engineParams, type ArchiveParams, type ArchiveTile } from "../archive/f
 import { growEvents, type AuditedArchive } from "./event-log";
 import { mismatch, shown, type Progress } from "./mismatch";
 import { counted } from "../../text/wording";
+import { Breather } from "./abort";
 
 /** Something that advances in bounded steps (the engine's generators). */
 interface Stepper {
@@ -82,10 +83,15 @@ export interface PieceHooks {
  * own tiles before it: when every piece matches, induction from the initial field makes the whole
  * archive the true field, and the pieces can run in parallel (the command line does).
  */
-export async function checkRegenerationPart(archive: AuditedArchive, part: RegenerationPart, progress?: (done: number, total: number) => void): Promise<void> {
+export async function checkRegenerationPart(
+  archive: AuditedArchive,
+  part: RegenerationPart,
+  progress?: (done: number, total: number) => void,
+  pause?: () => Promise<void>,
+): Promise<void> {
   const { field } = archiveField(archive);
   const input: PieceInput = { G: archive.G, params: archive.params, day_seed: archive.day_seed, field, rows: archive.tiles.slice(part.first, part.first + part.count) };
-  await regeneratePiece(input, part, { progress });
+  await regeneratePiece(input, part, { progress, pause });
 }
 
 /** The same on prepared inputs (a worker thread's side). */
@@ -126,11 +132,12 @@ export function regenerationSummary(parts: readonly RegenerationPart[]): string 
 }
 
 /** Check 2 in one thread: every piece in order, stopping at the first mismatch. */
-export async function checkRegeneration(archive: AuditedArchive, progress?: Progress): Promise<string> {
+export async function checkRegeneration(archive: AuditedArchive, progress?: Progress, signal?: AbortSignal): Promise<string> {
   const parts = regenerationPlan(archive);
   const total = parts.length * 100;
+  const breather = new Breather(signal);
   for (let i = 0; i < parts.length; i++) {
-    await checkRegenerationPart(archive, parts[i], (done, of) => progress?.("regeneration", i * 100 + Math.round((100 * done) / Math.max(1, of)), total));
+    await checkRegenerationPart(archive, parts[i], (done, of) => progress?.("regeneration", i * 100 + Math.round((100 * done) / Math.max(1, of)), total), () => breather.tick());
   }
   progress?.("regeneration", total, total);
   return regenerationSummary(parts);

@@ -28,8 +28,9 @@ import type { AuditedArchive } from "./event-log";
 import { consistentArchiveField } from "./archive-field";
 import { clipped, mismatch, shown, type Progress } from "./mismatch";
 import { counted } from "../../text/wording";
+import { Breather } from "./abort";
 
-export async function checkReplay(archive: AuditedArchive, progress?: Progress): Promise<string> {
+export async function checkReplay(archive: AuditedArchive, progress?: Progress, signal?: AbortSignal): Promise<string> {
   const { field, initialTiles } = consistentArchiveField(archive);
   const referee = new Referee({
     gameId: archive.game_id,
@@ -38,15 +39,15 @@ export async function checkReplay(archive: AuditedArchive, progress?: Progress):
     rules: archive.params.rules,
   });
   const events = archive.events;
-  const started = Date.now();
+  // Let the host breathe on long logs (progress, a cancel, the regeneration's workers).
+  const breather = new Breather(signal);
   for (let i = 0; i < events.length; i++) {
     const archived = events.at(i)!;
     const replayed = replayOne(referee, archived, field);
     compareEvent(archived, replayed);
-    if ((i & 255) === 255) {
+    if ((i & 63) === 63) {
       progress?.("replay", i + 1, events.length);
-      // Let a browser page (or a progress printer) breathe on long logs.
-      if (Date.now() - started > 50) await new Promise((resolve) => setTimeout(resolve, 0));
+      await breather.tick();
     }
   }
   progress?.("replay", events.length, events.length);

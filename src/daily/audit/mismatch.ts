@@ -59,5 +59,5 @@ export function clipped(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 20)}…${text.slice(-15)}`;
 }
 
-/** Progress of a long check: `done` of `total` units (tiles, events). */
-export type Progress = (check: CheckName, done: number, total: number) => void;
+/** Progress of a long check: `done` of `total` units (tiles, events), and what it is at in words (the regeneration's pieces). */
+export type Progress = (check: CheckName, done: number, total: number, detail?: string) => void;

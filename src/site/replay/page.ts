@@ -14,7 +14,9 @@ import { colourMachines } from "../palette";
 import { markedRevisions, markersFor, pastMarkers, reachedBox, ringBoxes } from "../live/markers";
 import { createShell, shortLabel, type Shell } from "../shell";
 import type { Archive as ArchiveDocument } from "../../daily/archive/format";
-import { checkArchive } from "./verify";
+import { BrowserAudit, type AuditState } from "./audit-client";
+import { AuditPanel } from "./audit-panel";
+import { parseHead } from "../../daily/audit/saved";
 
 /** The archive as published (SPEC §9); it is also what the shared replay reads. */
 type Archive = ArchiveDocument & ArchiveLike;
@@ -49,23 +51,69 @@ export async function startReplay(dayParam: string): Promise<void> {
   void listGames().then((g) => lists.setGames(g), (e: Error) => lists.setGames(e));
   void listArchives().then((a) => lists.setArchives(a), (e: Error) => lists.setArchives(e));
 
-  let archive: Archive;
+  let bytes: Uint8Array;
   try {
-    archive = await fetchArchive(day, (bytes) => shell.setStatus("Loading the archive…", "idle", { detail: `${formatInt(Math.round(bytes / 1024))} KiB` }));
+    bytes = await fetchArchive(day, (n) => shell.setStatus("Loading the archive…", "idle", { detail: `${formatInt(Math.round(n / 1024))} KiB` }));
   } catch (err) {
     shell.setStatus(`No archive for ${day}: ${(err as Error).message}`);
     shell.selectTab("fields");
     return;
   }
-  const player = new ReplayPlayer(shell, archive, log, board);
-  pageHandle().replay = player;
-  player.verify();
+  let archive: Archive;
+  try {
+    archive = JSON.parse(new TextDecoder().decode(bytes)) as Archive;
+  } catch (err) {
+    // Not JSON: the audit says what is wrong, in the command's words.
+    const audit = startAudit(shell, day, bytes);
+    shell.setStatus(`The archive of ${day} cannot be read: ${(err as Error).message}`, "offline");
+    shell.replayBar.replaceChildren(audit.panel.line);
+    shell.replayBar.hidden = false;
+    shell.selectTab("audit");
+    return;
+  }
+  // The replay is built first (its parse and first scene are the page's own work); the audit then
+  // runs in workers on the bytes as downloaded, and the main thread only follows its progress.
+  startAudit(shell, day, bytes, (line) => new ReplayPlayer(shell, archive, log, board, line));
 }
 
-async function fetchArchive(day: string, progress: (bytes: number) => void): Promise<Archive> {
+/** The in-browser audit (the Audit tab and the bar's line), started on the archive's bytes. */
+function startAudit(shell: Shell, day: string, bytes: Uint8Array, player?: (line: HTMLElement) => ReplayPlayer): { panel: AuditPanel } {
+  const out = { panel: null as unknown as AuditPanel };
+  let replay: ReplayPlayer | undefined;
+  const onChange = (state: AuditState): void => {
+    out.panel.update(state);
+    const verified = state.phase === "passed" ? true : state.phase === "failed" || state.phase === "unreadable" || state.phase === "error" ? false : null;
+    if (replay) replay.verified = verified;
+    if (state.phase === "passed") shell.setStatus("Replay · archive verified", "idle");
+    else if (verified === false) shell.setStatus(state.phase === "error" ? "Replay · the audit could not run: not verified" : "Replay · ARCHIVE DOES NOT VERIFY", "offline");
+    else shell.setStatus(state.phase === "cancelled" ? "Replay · audit cancelled: not verified" : "Replay · auditing the archive…", "idle");
+  };
+  const audit = new BrowserAudit(bytes, onChange, new URL("./audit-worker.js", import.meta.url), () => fetchArchive(day, () => {}));
+  out.panel = new AuditPanel(
+    (heads) => audit.start(heads),
+    () => audit.cancel(),
+  );
+  shell.addTab("audit", "Audit", out.panel.root);
+  if (player) {
+    replay = player(out.panel.line);
+    pageHandle().replay = replay;
+  }
+  // For tests and benchmarks: the audit's state, cancel, and a run with noted heads.
+  pageHandle().audit = {
+    state: () => audit.state,
+    cancel: () => audit.cancel(),
+    start: (heads: string[]) => audit.start(heads.map((h) => parseHead(h))),
+  };
+  // In a task of its own, after the replay's first paint: the audit's clock starts with its own work.
+  setTimeout(() => audit.start(), 0);
+  return out;
+}
+
+/** The archive's bytes (the server sends them gzip-encoded; the browser undoes it), with download progress. */
+async function fetchArchive(day: string, progress: (bytes: number) => void): Promise<Uint8Array> {
   const res = await fetch(`/api/archives/${encodeURIComponent(day)}`, { headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(res.status === 404 ? "not found" : `${res.status} ${res.statusText}`);
-  if (!res.body) return (await res.json()) as Archive;
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -82,7 +130,7 @@ async function fetchArchive(day: string, progress: (bytes: number) => void): Pro
     all.set(c, at);
     at += c.length;
   }
-  return JSON.parse(new TextDecoder().decode(all)) as Archive;
+  return all;
 }
 
 /**
@@ -103,7 +151,6 @@ class ReplayPlayer {
   private readonly range: HTMLInputElement;
   private readonly label: HTMLElement;
   private readonly playButton: HTMLButtonElement;
-  private readonly verdict: HTMLElement;
   private readonly refreshBoard = throttle(() => this.renderBoard(), 250);
   private readonly refreshOverlays = throttle(() => this.renderOverlays(), 400);
   verified: boolean | null = null;
@@ -113,6 +160,7 @@ class ReplayPlayer {
     private readonly archive: Archive,
     private readonly log: LogPanel,
     private readonly board: LeaderboardPanel,
+    private readonly verdict: HTMLElement,
   ) {
     this.fog = archive.params.rules.fog;
     this.replay = new ArchiveReplay(archive, { fog: this.fog });
@@ -144,9 +192,6 @@ class ReplayPlayer {
     fogToggle.addEventListener("change", () => this.setFog(!fogToggle.checked));
     this.label = el("span", { class: "mono replay-pos" });
     this.label.style.minWidth = `${positionText(last, last, "00:00:00 UTC", archive.tiles.length).length + 1}ch`;
-    this.verdict = el("div", { class: "verify pending", role: "status", text: "Verifying the archive…" });
-    // On a phone the verdict is one line; a tap shows all of it.
-    this.verdict.addEventListener("click", () => this.verdict.classList.toggle("expanded"));
     document.body.dataset.page = "replay";
     const step = (d: number): HTMLButtonElement => {
       const b = el("button", { type: "button", class: "btn icon", "aria-label": d < 0 ? "Back one event" : "Forward one event", text: d < 0 ? "‹" : "›" });
@@ -174,25 +219,6 @@ class ReplayPlayer {
     this.followReach();
     pageHandle().replayState = () => this.state();
     pageHandle().seek = (rev: number) => this.seek(rev);
-  }
-
-  verify(): void {
-    void checkArchive(this.archive, (stage, done, total) => {
-      this.verdict.textContent = `Verifying the archive: ${stage} ${formatInt(done)}/${formatInt(total)}…`;
-    }).then(
-      (result) => {
-        this.verified = result.ok;
-        this.verdict.className = `verify ${result.ok ? "ok" : "bad"}`;
-        if (result.ok) this.verdict.textContent = `✓ Verified in this browser: ${result.results.map((r) => r.text).join("; ")}.`;
-        else this.verdict.textContent = `✗ Tampered or corrupt archive: ${result.results.filter((r) => !r.ok).map((r) => r.text).join("; ")}`;
-        this.shell.setStatus(result.ok ? "Replay · archive verified" : "Replay · ARCHIVE DOES NOT VERIFY", result.ok ? "idle" : "offline");
-      },
-      (err: Error) => {
-        this.verified = false;
-        this.verdict.className = "verify bad";
-        this.verdict.textContent = `✗ The archive could not be checked: ${err.message}`;
-      },
-    );
   }
 
   /** The model's public state, for tests comparing it with the archive's final tiles. */
