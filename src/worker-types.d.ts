@@ -8,3 +8,10 @@ declare namespace Cloudflare {
   type ProjectEnv = import("./env").Env;
   interface Env extends ProjectEnv {}
 }
+
+// The Durable Object namespaces of wrangler.toml, typed by their classes the way `wrangler types`
+// declares them: ambient, so src/env.ts types `Env` without importing the classes (which import
+// modules that import `Env`). A new Durable Object adds its line here and its binding in src/env.ts.
+type FieldObjectNamespace = DurableObjectNamespace<import("./game/field-object").FieldObject>;
+type IdentityObjectNamespace = DurableObjectNamespace<import("./identity/identity-object").IdentityObject>;
+type RegistryObjectNamespace = DurableObjectNamespace<import("./game/registry-object").RegistryObject>;

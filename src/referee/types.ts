@@ -39,7 +39,8 @@ export interface FieldRules {
   fog: boolean;
 }
 
-import type { Tags } from "./tags";
+/** An agent's free tags (SPEC §6.1, §11): an object of string → string, as the reference takes. */
+export type Tags = Record<string, string>;
 
 /**
  * What a join records about the agent it seats (SPEC §4.1, §6), besides its machine. (A type, not

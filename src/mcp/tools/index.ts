@@ -7,7 +7,7 @@ import { registerRetract } from "./retract";
 import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
 import type { ToolRegistrar } from "./registrar";
-import { meteredRegistrar } from "../../live/usage-meter";
+import { meteredRegistrar } from "../usage-meter";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered per request (each handler closes over the
@@ -15,7 +15,7 @@ import { meteredRegistrar } from "../../live/usage-meter";
  * direct `tools/call` path's table (registrar.ts).
  */
 export function registerTools(registrar: ToolRegistrar, ctx: ToolContext): void {
-  // Calls and bytes per machine for the analysis (src/live/usage-meter.ts).
+  // Calls and bytes per machine for the analysis (src/mcp/usage-meter.ts).
   const tools = meteredRegistrar(registrar, ctx);
   registerListGames(tools, ctx);
   registerStartMosaic(tools, ctx);

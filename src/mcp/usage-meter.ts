@@ -1,8 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
-import type { ToolContext } from "../mcp/context";
-import type { ToolRegistrar } from "../mcp/tools/registrar";
-import type { UsageRow } from "./live-store";
+import type { UsageRow } from "../live/live-store";
+import type { ToolContext } from "./context";
+import type { ToolRegistrar } from "./tools/registrar";
 
 /**
  * Tool calls and bytes served per machine and field, for the analysis (SPEC §11 efficiency
