@@ -4,7 +4,7 @@ import { fail } from "../game/field-types";
 import { gameExists, listGames } from "../game/registry";
 import { addDays, dateOfGame, dayEnd, dayGameId, isDate, utcDate } from "./day-dates";
 import { planDay, type DayOverrides } from "./day-params";
-import type { DayClosed } from "./day-close";
+import type { DayClosed } from "../game/day-close";
 
 /**
  * The daily lifecycle (SPEC §9): one field a day, `day-YYYY-MM-DD` (UTC). Everything here is

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "./types";
 import { closeDay, openDay } from "../daily/daily-lifecycle";
 import { isDate, utcDate } from "../daily/day-dates";
-import type { ImportPart } from "../daily/day-import";
+import type { ImportPart } from "../game/day-import";
 import { bodyLimit } from "./middleware/body-limit";
 import { jsonError, JSON_TYPE } from "./public-json";
 

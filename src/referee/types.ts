@@ -83,6 +83,9 @@ export interface RefereeEvent {
   [detail: string]: unknown;
 }
 
+/** A public event as stored in the log: chained with `prev` and its own `hash` (SPEC §9). */
+export type ChainedEvent = RefereeEvent & { prev: string; hash: string };
+
 /**
  * `event` is null when the write was answered but changed nothing (a rejoin, a repeated reveal,
  * a commit whose cells were all ignored): the revision did not move and nothing is logged. Every
