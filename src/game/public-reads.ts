@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { PUBLIC_RECT_MAX_AREA } from "../referee/public-view";
+import { PUBLIC_RECT_MAX_AREA } from "../referee/limits";
 import type { FieldContext } from "./field-context";
 import { manifest } from "./field-reads";
 import { etagMatches } from "../text/etag";
