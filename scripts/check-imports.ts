@@ -1,8 +1,8 @@
 /**
  * Fails when folders import each other in a circle, or when a folder imports one its layer may not
  * (CONTRIBUTING.md, "How the house is laid out"). Every import counts: `import type`, re-exports,
- * `import()` calls and types. The unit is a folder; the files at the root of `src/` (the entry
- * point, the shared `Env` type) each stand alone, as they belong to no concern. The layers below are
+ * `import()` calls and types. The unit is a concern's folder; the files at the root of `src/` (the
+ * entry point, the shared `Env` type) and of `scripts/` (one program each) stand alone. The layers below are
  * the table of CONTRIBUTING.md: change both together.
  *
  *   npm run check:imports            # one line per circle or forbidden edge, exit 1 if any
