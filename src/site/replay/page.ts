@@ -15,6 +15,7 @@ import { markedRevisions, markersFor, pastMarkers, reachedBox, ringBoxes } from 
 import { createShell, shortLabel, type Shell } from "../shell";
 import type { Archive as ArchiveDocument } from "../../daily/archive/format";
 import { checkArchive } from "./verify";
+import { concatBytes } from "../../text/bytes";
 
 /** The archive as published (SPEC §9); it is also what the shared replay reads. */
 type Archive = ArchiveDocument & ArchiveLike;
@@ -76,13 +77,7 @@ async function fetchArchive(day: string, progress: (bytes: number) => void): Pro
     bytes += value.length;
     progress(bytes);
   }
-  const all = new Uint8Array(bytes);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return JSON.parse(new TextDecoder().decode(all)) as Archive;
+  return JSON.parse(new TextDecoder().decode(concatBytes(chunks))) as Archive;
 }
 
 /**
