@@ -10,9 +10,8 @@ import { bearerToken, identityPath, loadOrCreateIdentity, type MachineIdentity }
 import type { AgentOptions, AgentSummary, StopReason } from "./options";
 import { orderForForcing, type OrderedCell } from "./order";
 import { WorkShare } from "./share";
+import { MAX_COMMIT_CELLS as MAX_BATCH, MAX_INTENT_CHARS as MAX_INTENT } from "../src/referee/limits";
 
-const MAX_BATCH = 512;
-const MAX_INTENT = 160;
 /** Actions between two observations: the agent acts on its own answers, then looks again. */
 const ACTIONS_PER_LOOK = 40;
 /** Consecutive failed calls (timeouts, refusals that need a fresh look) before giving up. */

@@ -1,15 +1,14 @@
-import type { FieldObject } from "./game/field-object";
-import type { IdentityObject } from "./identity/identity-object";
-import type { RegistryObject } from "./game/registry-object";
-import type { HistoryObject } from "./history-store/history-object";
-
-/** Bindings declared in wrangler.toml; one place so every module agrees on them. */
+/**
+ * Bindings declared in wrangler.toml; one place so every module agrees on them. The Durable Object
+ * namespaces are typed by ambient names (src/worker-types.d.ts, as `wrangler types` declares them),
+ * so this module imports no class and every folder may import `Env` without an import circle.
+ */
 export interface Env {
-  FIELDS: DurableObjectNamespace<FieldObject>;
-  IDENTITY: DurableObjectNamespace<IdentityObject>;
-  REGISTRY: DurableObjectNamespace<RegistryObject>;
+  FIELDS: FieldObjectNamespace;
+  IDENTITY: IdentityObjectNamespace;
+  REGISTRY: RegistryObjectNamespace;
   /** The history across days (SPEC §11.1): one instance, "history". */
-  HISTORY: DurableObjectNamespace<HistoryObject>;
+  HISTORY: HistoryObjectNamespace;
   ARCHIVES: R2Bucket;
   ASSETS: Fetcher;
   /** "1" on the hosted daily server (SPEC §9). */

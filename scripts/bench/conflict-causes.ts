@@ -6,6 +6,7 @@
 // (in several tiles) or an inner one. The load benchmark prints the tally; the reference agent's
 // sharing rules (agent/share.ts) are tuned against it.
 import { shapeCellIds, type Rect } from "../../src/engine";
+import { isRecord } from "../../src/referee/validate";
 import type { TappedCall } from "../../test/support/wire-tap";
 
 type Json = Record<string, unknown>;
@@ -34,7 +35,6 @@ export interface ConflictCauses {
   emptyCommits: number;
 }
 
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const numbers = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : []);
 
 /** Classifies every conflict among `calls` (in the order they were sent), for fields of side `G`. */

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { ArchiveParams } from "../../src/daily/archive/format";
 import { DAY_GROW, DAY_RULES, DAY_SHAPE } from "../../src/daily/day-params";
-import type { ImportPart } from "../../src/daily/day-import";
+import type { ImportPart } from "../../src/game/day-import";
 import { Referee } from "../../src/referee";
 import { applyLogged } from "../../src/referee/logged-input";
 import { syntheticDay } from "../../test/support/synthetic-day";
@@ -53,7 +53,7 @@ const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 async function importFile(): Promise<string> {
   const key = createHash("sha256")
     .update(JSON.stringify({ params, machines, maxWrites, v: 1 }))
-    .update(sourceDigest("src/engine", "src/referee", "src/daily/archive", "src/daily/day-import.ts", "test/support/synthetic-day.ts"))
+    .update(sourceDigest("src/engine", "src/referee", "src/daily/archive", "src/game/day-import.ts", "test/support/synthetic-day.ts"))
     .digest("hex")
     .slice(0, 20);
   const dir = join(CACHE_DIR, "bench");

@@ -3,9 +3,9 @@ import { historyOf } from "../history-store/history-stub";
 import type { Outcome } from "../game/field-types";
 import { fail } from "../game/field-types";
 import { gameExists, listGames } from "../game/registry";
-import { addDays, dateOfGame, dayEnd, dayGameId, isDate, utcDate } from "./day-dates";
+import { addDays, dateOfGame, dayEnd, dayGameId, isDate, utcDate } from "./archive/day-dates";
 import { planDay, type DayOverrides } from "./day-params";
-import type { DayClosed } from "./day-close";
+import type { DayClosed } from "../game/day-close";
 
 /**
  * The daily lifecycle (SPEC §9): one field a day, `day-YYYY-MM-DD` (UTC). Everything here is

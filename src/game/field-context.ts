@@ -2,13 +2,12 @@ import type { Field } from "../engine/types";
 import type { Env } from "../env";
 import { VouchedTokens } from "../identity/vouched-tokens";
 import type { Referee } from "../referee";
-import type { RefereeEvent } from "../referee/types";
+import type { ChainedEvent } from "../referee/types";
 import type { FieldStore } from "./field-store";
 import type { LogHead } from "./field-types";
 import type { RegistryReporter } from "./registry-reporter";
 
-/** A public event as stored in the log: chained with `prev` and its own `hash` (SPEC §9). */
-export type ChainedEvent = RefereeEvent & { prev: string; hash: string };
+export type { ChainedEvent };
 
 /**
  * Called after each durable write, ring and close with the chained event, in revision order.

@@ -11,8 +11,8 @@ import { FieldStore } from "./field-store";
 import type { CallerOutcome, CreateArgs, FieldStatus, JoinArgs, LogHead, Manifest, ObserveArgs, Outcome, WriteArgs } from "./field-types";
 import * as writes from "./field-writes";
 import { publicRead, type PublicAnswer, type PublicQuery } from "./public-reads";
-import { closeAndArchive, closeIfDayEnded, type DayClosed } from "../daily/day-close";
-import { importPart, type ImportPart } from "../daily/day-import";
+import { closeAndArchive, closeIfDayEnded, type DayClosed } from "./day-close";
+import { importPart, type ImportPart } from "./day-import";
 import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
@@ -102,7 +102,7 @@ export class FieldObject extends DurableObject<Env> {
     return writes.close(this.context);
   }
 
-  /** Closes a daily field and writes its archive to R2 (idempotent: src/daily/day-close.ts). */
+  /** Closes a daily field and writes its archive to R2 (idempotent: src/game/day-close.ts). */
   async closeDay(): Promise<Outcome<DayClosed>> {
     return closeAndArchive(this.context);
   }

@@ -1,7 +1,8 @@
 import type { FieldRules, ObserveQuery, RefereeError } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
-import { agentMachine, fail, isRecord, malformedAgent, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
+import { isRecord } from "../referee/validate";
+import { agentMachine, fail, malformedAgent, type CallerOutcome, type FieldShape, type FieldStatus, type LogHead, type Manifest, type ObserveArgs, type Outcome } from "./field-types";
 import type { GrowPolicy } from "./growth";
 import { statusObservation } from "./observation-status";
 import { LISTED_AGENTS } from "./registry";

@@ -1,6 +1,7 @@
 import { shapeCellIds } from "../engine/geometry";
 import type { Field, Rect, SolutionCount, Tile } from "../engine/types";
 import type { WriteInput } from "../referee/types";
+import { concatBytes } from "../text/bytes";
 
 /**
  * The field's SQLite storage (SPEC §13). Every method is synchronous: SQLite calls in a Durable
@@ -220,12 +221,7 @@ export class FieldStore {
     if (newest === null) return undefined;
     const rows = this.sql.exec<{ part: number; parts: number; data: ArrayBuffer }>("SELECT part, parts, data FROM snapshots WHERE rev = ? ORDER BY part", newest).toArray();
     if (rows.length === 0 || rows.length !== rows[0].parts || rows.some((r, i) => r.part !== i)) return undefined;
-    const data = new Uint8Array(rows.reduce((n, r) => n + r.data.byteLength, 0));
-    let at = 0;
-    for (const r of rows) {
-      data.set(new Uint8Array(r.data), at);
-      at += r.data.byteLength;
-    }
+    const data = concatBytes(rows.map((r) => r.data));
     return { rev: newest, data };
   }
 

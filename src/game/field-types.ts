@@ -3,7 +3,7 @@ import type { BearerClaim } from "../identity/vouched-tokens";
 import type { FieldRules, ObserveQuery, RefereeError, SeatDetails, WriteInput } from "../referee/types";
 import type { GrowPolicy } from "./growth";
 import type { GameSummary } from "./registry";
-import { splitAgentId } from "../referee/agent-id";
+import { MACHINE_ID_RE, splitAgentId } from "../referee/agent-id";
 
 /** The shapes a field object speaks over RPC: plain data in, plain data out. */
 
@@ -119,21 +119,15 @@ export function fail(code: RefereeError["code"], message: string, revision?: num
   return { ok: false, error: revision === undefined ? { code, message } : { code, message, revision } };
 }
 
-const MACHINE_RE = /^m-[0-9a-f]{16}$/;
-
 /** The machine part of an agent id `<machine_id>/<session>`, or null when malformed (sessions may hold spaces and non-ASCII). */
 export function agentMachine(agent: string): string | null {
   const parts = splitAgentId(agent);
-  return parts && MACHINE_RE.test(parts.machineId) ? parts.machineId : null;
+  return parts && MACHINE_ID_RE.test(parts.machineId) ? parts.machineId : null;
 }
 
 /** The refusal of an agent id without the form `<machine_id>/<session>`: writes and reads word it alike. */
 export function malformedAgent(agent: string): Extract<Outcome, { ok: false }> {
   return fail("bad_input", `agent must be "<machine_id>/<session>" as join returned it, got ${JSON.stringify(agent.slice(0, 100))}`);
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function errorMessage(err: unknown): string {

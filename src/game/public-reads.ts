@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { PUBLIC_RECT_MAX_AREA } from "../referee/public-view";
+import { PUBLIC_RECT_MAX_AREA } from "../referee/limits";
 import type { FieldContext } from "./field-context";
 import { manifest } from "./field-reads";
-import { etagMatches } from "./etag";
+import { etagMatches } from "../text/etag";
 import { currentStatus, storedStatus } from "./status-gate";
 
 /**

@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { createHash } from "node:crypto";
 import type { Env } from "../env";
-import { listArchives } from "../daily/archive-index";
+import { listArchives } from "../daily/archive/archive-index";
 import { archiveFileName } from "../daily/archive/format";
 import { ArchiveFormatError, readArchive } from "../daily/audit/read-archive";
-import { etagMatches } from "../game/etag";
+import { etagMatches } from "../text/etag";
 import { dayFromArchive } from "../history/from-archive";
 import { HistoryTables } from "../history/tables";
 import { accountsOf } from "./accounts";

@@ -4,7 +4,7 @@
  * bytes. Each answer is built once per history (the object makes a new `HistoryTables` when a day
  * is recorded), so a repeated read costs a map lookup.
  */
-import { isDate } from "../daily/day-dates";
+import { isDate } from "../daily/archive/day-dates";
 import { historyCsv, historyJson } from "./downloads";
 import { leaderboardTable, type LeaderboardDimension } from "./leaderboard";
 import { ratingsTable } from "./ratings";

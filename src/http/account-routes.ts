@@ -14,7 +14,7 @@ import {
   type AccountAnswer,
 } from "../identity/account-requests";
 import { accountDocument, accountsOf } from "../identity/accounts-api";
-import { MACHINE_ID_RE } from "../identity/keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
 import { facts, origin, readJson, refuse, type Ctx } from "./identity-routes";
 import { hostGuard } from "./middleware/origin-host";
 

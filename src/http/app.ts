@@ -61,7 +61,7 @@ export function isApiPath(path: string): boolean {
   return /^\/(?:api|mcp)(?:\/|$)/.test(path);
 }
 
-/** 405 with Allow when the path is a route answering other methods, else 404: JSON either way. */
+/** 405 with Allow when the path is a route answering other methods, else 404: JSON either way. Every route is listed in docs/api.md. */
 function unknownRoute(method: string, path: string, allowed: string[]): Response {
   const shown = path.slice(0, 200);
   if (allowed.length > 0) {
@@ -70,6 +70,6 @@ function unknownRoute(method: string, path: string, allowed: string[]): Response
     const message = `${method} is not allowed on ${shown}: it answers ${allow}`;
     return Response.json({ error: { code: "method_not_allowed", message } }, { status: 405, headers: { Allow: allow, "Cache-Control": "no-store" } });
   }
-  const message = `no such route: ${method} ${shown} (the README's "Public HTTP API" lists them)`;
+  const message = `no such route: ${method} ${shown} (docs/api.md lists them)`;
   return Response.json({ error: { code: "missing", message } }, { status: 404, headers: { "Cache-Control": "no-store" } });
 }

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
-import { gameOfArchiveName, listArchives } from "../daily/archive-index";
-import { dateOfGame } from "../daily/day-dates";
-import { etagMatches } from "../game/etag";
+import { gameOfArchiveName, listArchives } from "../daily/archive/archive-index";
+import { dateOfGame } from "../daily/archive/day-dates";
+import { etagMatches } from "../text/etag";
 import { hashedJson, jsonError } from "./public-json";
 
 /**

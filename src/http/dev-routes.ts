@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "./types";
 import { closeDay, openDay } from "../daily/daily-lifecycle";
-import { isDate, utcDate } from "../daily/day-dates";
-import type { ImportPart } from "../daily/day-import";
+import { isDate, utcDate } from "../daily/archive/day-dates";
+import type { ImportPart } from "../game/day-import";
 import { bodyLimit } from "./middleware/body-limit";
 import { jsonError, JSON_TYPE } from "./public-json";
 

@@ -5,7 +5,7 @@ import { checkJoinProof, displayName, machineFromBearer, proofSpent } from "../i
 import { SPENT_PROOF_MESSAGE } from "../identity/messages";
 import { gameExists } from "../game/registry";
 import { identityDocument, identityHtml } from "../identity/docs";
-import { MACHINE_ID_RE } from "../identity/keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
 import { keyAuthSchema, keyNameSchema, proofCheckSchema, mintToken, setName, type KeyError, type RequestFacts } from "../identity/key-requests";
 import { identityStub } from "../identity/stub";
 import { hostGuard } from "./middleware/origin-host";

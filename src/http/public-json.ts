@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { etagMatches } from "../game/etag";
+import { etagMatches } from "../text/etag";
 
 /** Shared by the public read routes: JSON text answers with weak ETags and 304s (CORS: `publicCors`). */
 

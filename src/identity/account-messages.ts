@@ -1,7 +1,7 @@
 // Accounts (SPEC §8.2): the exact strings machines sign, and the invitation a member hands to a
 // machine that joins. Pure: clients build the same strings (docs/identity.md "Accounts").
 import { fromBase64Any, toBase64Url, type Bytes } from "./encoding";
-import { MACHINE_ID_RE } from "./keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
 
 /** `a-` + 16 lowercase hex digits. */
 export const ACCOUNT_ID_RE = /^a-[0-9a-f]{16}$/;

@@ -17,7 +17,8 @@ import {
 } from "./account-messages";
 import { sha256Hex } from "./encoding";
 import { expiryOf, keyAuthSchema, NAME_RE, verifySigned, type KeyErrorCode, type RequestFacts } from "./key-requests";
-import { MACHINE_ID_RE, machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
+import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
 import { TS_WINDOW_SECONDS } from "./messages";
 import { identityStub } from "./stub";
 

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { ACCOUNTS_OBJECT, type AccountRef } from "./account-book";
 import { ACCOUNT_ID_RE } from "./account-messages";
 import { displayNames } from "./api";
-import { MACHINE_ID_RE } from "./keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
 import { identityStub } from "./stub";
 
 export type { AccountRef } from "./account-book";

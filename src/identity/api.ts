@@ -1,7 +1,8 @@
 // Worker-side identity helpers for the rest of the service (the MCP tools call these).
 import type { Env } from "../env";
 import { sha256Hex } from "./encoding";
-import { MACHINE_ID_RE, machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
+import { MACHINE_ID_RE } from "../referee/agent-id";
+import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
 import { sessionProblem } from "../referee/agent-id";
 import { joinMessage } from "./messages";
 import { identityStub } from "./stub";

@@ -52,8 +52,6 @@ export async function machineIdOf(raw: Bytes): Promise<string> {
   return "m-" + (await sha256Hex(raw)).slice(0, 16);
 }
 
-export const MACHINE_ID_RE = /^m-[0-9a-f]{16}$/;
-
 /** Decodes a base64/base64url ed25519 signature; null unless it is exactly 64 bytes. */
 export function parseSignature(text: string): Bytes | null {
   if (text.length > 200) return null;

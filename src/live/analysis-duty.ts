@@ -1,6 +1,6 @@
 import { analyse, RESAMPLES, type AgentFacts, type AnalysisGroups } from "../analysis/analysis";
 import { computeOptimum, OPTIMUM_FORCED, type Optimum } from "../analysis/optimum";
-import type { FieldContext } from "../game/field-context";
+import type { LiveHost } from "./live-host";
 import type { AccountRef, SpectatorModel } from "../spectator";
 import type { LiveStore } from "./live-store";
 
@@ -43,7 +43,7 @@ export class AnalysisDuty {
   private cache: { key: string; body: string } | null = null;
 
   constructor(
-    private readonly f: FieldContext,
+    private readonly f: LiveHost,
     private readonly store: LiveStore,
   ) {}
 

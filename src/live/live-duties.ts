@@ -1,5 +1,6 @@
-import { etagMatches } from "../game/etag";
-import type { ChainedEvent, FieldContext } from "../game/field-context";
+import { etagMatches } from "../text/etag";
+import type { ChainedEvent } from "../referee/types";
+import type { LiveHost } from "./live-host";
 import { leaderboard, type LeaderboardRow } from "../spectator";
 import { AccountRefs } from "./account-refs";
 import { AnalysisDuty } from "./analysis-duty";
@@ -33,7 +34,7 @@ export class LiveDuties {
   /** The newest snapshot text and the revision and names it was built at. */
   private snapshotCache: { key: string; body: string } | null = null;
 
-  constructor(private readonly f: FieldContext) {
+  constructor(private readonly f: LiveHost) {
     this.store = new LiveStore(f.ctx.storage.sql);
     this.state = new SpectatorState(f, this.store);
     this.feed = new LiveFeed(f, this.state, this.store);

@@ -1,4 +1,5 @@
-import type { ChainedEvent, FieldContext } from "../game/field-context";
+import type { ChainedEvent } from "../referee/types";
+import type { LiveHost } from "./live-host";
 import { packTiles, type LiveMessage, type LogHead, type PublicEvent, type SpectatorModel, type TileGeometry } from "../spectator";
 import type { LiveStore } from "./live-store";
 import { spectatorGate } from "./spectator-gate";
@@ -57,7 +58,7 @@ export class LiveFeed {
   private socketCount: number | null = null;
 
   constructor(
-    private readonly f: FieldContext,
+    private readonly f: LiveHost,
     private readonly state: SpectatorState,
     private readonly store: LiveStore,
   ) {

@@ -10,6 +10,8 @@
  * - `live_blobs`          named byte arrays with a JSON header (the field's optimum per cell),
  *   in parts of at most 1 MiB.
  */
+import { concatBytes } from "../text/bytes";
+
 const PART_BYTES = 1 << 20;
 
 export interface UsageRow {
@@ -50,14 +52,7 @@ export class LiveStore {
     if (!this.hasTable("spectator_checkpoint")) return null;
     const rows = this.sql.exec<{ part: number; parts: number; rev: number; data: ArrayBuffer }>("SELECT part, parts, rev, data FROM spectator_checkpoint ORDER BY part").toArray();
     if (rows.length === 0 || rows.length !== rows[0].parts || rows.some((r, i) => r.part !== i || r.rev !== rows[0].rev)) return null;
-    const total = rows.reduce((n, r) => n + r.data.byteLength, 0);
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const r of rows) {
-      bytes.set(new Uint8Array(r.data), at);
-      at += r.data.byteLength;
-    }
-    return { rev: rows[0].rev, json: new TextDecoder().decode(bytes) };
+    return { rev: rows[0].rev, json: new TextDecoder().decode(concatBytes(rows.map((r) => r.data))) };
   }
 
   saveBlob(name: string, meta: unknown, bytes: Uint8Array): void {
@@ -73,13 +68,7 @@ export class LiveStore {
     if (!this.hasTable("live_blobs")) return null;
     const rows = this.sql.exec<{ part: number; parts: number; meta: string; data: ArrayBuffer }>("SELECT part, parts, meta, data FROM live_blobs WHERE name = ? ORDER BY part", name).toArray();
     if (rows.length === 0 || rows.length !== rows[0].parts || rows.some((r, i) => r.part !== i)) return null;
-    const bytes = new Uint8Array(rows.reduce((n, r) => n + r.data.byteLength, 0));
-    let at = 0;
-    for (const r of rows) {
-      bytes.set(new Uint8Array(r.data), at);
-      at += r.data.byteLength;
-    }
-    return { meta: JSON.parse(rows[0].meta) as T, bytes };
+    return { meta: JSON.parse(rows[0].meta) as T, bytes: concatBytes(rows.map((r) => r.data)) };
   }
 
   getMeta<T>(key: string): T | undefined {

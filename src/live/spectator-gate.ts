@@ -1,4 +1,4 @@
-import type { FieldContext } from "../game/field-context";
+import type { LiveHost } from "./live-host";
 
 /** A spectator route's refusal while a field has no play to show. */
 export interface GateAnswer {
@@ -12,7 +12,7 @@ export interface GateAnswer {
  * field has no play: 404 for no field, 503 with Retry-After while it generates (it will exist
  * shortly: retry, do not give up), 409 when it failed. Null when there is play to show.
  */
-export function spectatorGate(f: FieldContext): GateAnswer | null {
+export function spectatorGate(f: LiveHost): GateAnswer | null {
   if (f.referee && f.field) return null;
   const status = f.meta<string>("status") ?? "missing";
   if (status === "missing") return { status: 404, body: errorBody("missing", "no such game") };

@@ -1,5 +1,6 @@
 import type { Tile } from "../engine/types";
-import type { FieldContext, ChainedEvent } from "../game/field-context";
+import type { ChainedEvent } from "../referee/types";
+import type { LiveHost } from "./live-host";
 import type { FieldRules } from "../referee/types";
 import { SpectatorModel, type PublicEvent, type TileGeometry } from "../spectator";
 import type { LiveStore } from "./live-store";
@@ -23,7 +24,7 @@ export class SpectatorState {
   private checkpointRev: number | null = null;
 
   constructor(
-    private readonly f: FieldContext,
+    private readonly f: LiveHost,
     private readonly store: LiveStore,
   ) {}
 

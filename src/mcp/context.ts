@@ -1,5 +1,6 @@
 import { CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
+import { isRecord } from "../referee/validate";
 import { identifiesNothing } from "./generic-clients";
 
 /** Where an agent's harness name came from (SPEC §6): recorded next to the name. */
@@ -66,8 +67,4 @@ function cleanLabel(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const text = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return text ? text.slice(0, MAX_NAME) : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

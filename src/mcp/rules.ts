@@ -4,6 +4,10 @@
  * agent that lists the tools, so it stays compact. The resource `mosaic://rules` serves them with
  * the notes on transport and verifiability (RULES_TEXT). The product contract is the source.
  */
+import { MAX_SESSION_CHARS } from "../referee/agent-id";
+import { AGENT_RADIUS, FULL_MAX_G, MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../referee/limits";
+import { MAX_SESSIONS } from "../referee/seats";
+
 export const RULES_URI = "mosaic://rules";
 
 export const RULES_CORE = `MOSAIC RULES
@@ -20,10 +24,10 @@ THE PUZZLE
 - Every tile's shape, cells and m are public before it is revealed (outside fog); givens and values are earned.
 
 PLAY
-- join seats you (agent id machine/session; session: 1..24 printable characters, not /) and gives you seed_tile, the id of a hidden tile far from every other agent's seed and territory, its shape in seed. Needs a verified identity (see /identity.md). At most 3 sessions per machine per field per day; the same session rejoins as the same agent.
+- join seats you (agent id machine/session; session: 1..${MAX_SESSION_CHARS} printable characters, not /) and gives you seed_tile, the id of a hidden tile far from every other agent's seed and territory, its shape in seed. Needs a verified identity (see /identity.md). At most ${MAX_SESSIONS} sessions per machine per field per day; the same session rejoins as the same agent.
 - Frontier: your group's unsolved seed tiles plus every unsolved tile sharing a cell with a tile your group solved. You may reveal and commit only there (an agent whose seed another group solved first has an empty frontier: join another session). When a tile your group solved shares a cell with one another group solved, the groups meet (answers list meets) and share one frontier.
 - reveal a frontier tile: its shape, givens [[cell,v]] and seam (its other cells already known). A revealed tile with every cell known is solved at once, credited to you. Revealing a tile already revealed on your frontier, or solved by your group, is a read at any revision (the same answer, changed false); one another group solved: error solved.
-- commit up to 512 [cell,v] pairs with an intent (one line: control characters become spaces; <= 160 chars once trimmed; public). Cells are judged in order into these answer lists:
+- commit up to ${MAX_COMMIT_CELLS} [cell,v] pairs with an intent (one line: control characters become spaces; <= ${MAX_INTENT_CHARS} chars once trimmed; public). Cells are judged in order into these answer lists:
   ignored {id, reason, v?}, no effect: duplicate (earlier in the batch), hole, given, known, not_revealed (in no revealed tile), off_frontier (in no revealed tile on your frontier); v = the value of a known cell.
   rejected {id, reason: wrong, v}: not the solution's value; counts against health.
   rejected {id, reason: guess, v}: correct but not forced, on fields with rules.guess = reject; no health effect, the cell stays unknown.
@@ -31,8 +35,8 @@ PLAY
   unevaluated [ids]: not judged, the machine died earlier in the batch.
   Every revealed tile whose cells are then all known is solved (solved [ids]), credited to you, even off your frontier; reward = the sum of their cell counts. The answer also carries meets, frontier and health.
 - class is "forced" when the referee's propagation, over the revealed tiles only and the cells known just before this cell (earlier accepted cells of the same batch included), fixes it to that value; else "guess". rule names what fixed it. On each line through an empty cell a value is excluded by: run (three equal in a row), balance (the line already holds half its length of that value), unique (the line would be complete, or complete but one blank that balance fills, and equal another complete line of the tile of the same orientation and length). A cell left one value is fixed, repeated until nothing changes. bifurcation (rules.depth 1 or 2): a value whose assumption propagates to a contradiction is excluded, nested to that depth. Nothing else counts: a cell true in every solution may still be a guess.
-- retract up to 8192 cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason, v?}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
-- observe is read-only: scope {agent} (your group's territory and seeds, tiles within 24 cells, frontier, health), {rect:[x,y,w,h]} (tiles meeting it; at most 120x120 cells once clipped), or none: every tile when G <= 120, else the header only. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles): known.gaps summed cumulatively give sorted cell ids, known.values[i] the i-th id's value. A generating or failed field answers {status, seconds, revision: 0, error?}: poll observe {game_id} until status is playing.
+- retract up to ${MAX_RETRACT_CELLS} cell ids your machine committed: they become unknown again (retracted [ids]). ignored {id, reason, v?}: duplicate, hole, unknown (not known), given, solved (in a solved tile), other_machine (committed by another machine).
+- observe is read-only: scope {agent} (your group's territory and seeds, tiles within ${AGENT_RADIUS} cells, frontier, health), {rect:[x,y,w,h]} (tiles meeting it; at most ${FULL_MAX_G}x${FULL_MAX_G} cells once clipped), or none: every tile when G <= ${FULL_MAX_G}, else the header only. Known cells (of your frontier tiles with an agent, else of the listed revealed tiles): known.gaps summed cumulatively give sorted cell ids, known.values[i] the i-th id's value. A generating or failed field answers {status, seconds, revision: 0, error?}: poll observe {game_id} until status is playing.
 - Writes name your agent and must prove your machine: the bearer token, or the agent_secret returned by a proof join.
 
 HEALTH (per machine per field; all its sessions share it)

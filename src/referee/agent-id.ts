@@ -6,6 +6,9 @@
 
 export const MAX_SESSION_CHARS = 24;
 
+/** A machine id: `m-` and the first 16 hex digits of SHA-256 of its public key (SPEC §1). */
+export const MACHINE_ID_RE = /^m-[0-9a-f]{16}$/;
+
 /**
  * Not printable: control characters (C0, DEL, C1), lone surrogates, line and paragraph
  * separators, and the bidirectional overrides and isolates (they would reorder how an agent id

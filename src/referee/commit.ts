@@ -5,7 +5,8 @@ import { warningNote } from "./health";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
-import { bad, checkCell, checkIntent, MAX_COMMIT_CELLS, normaliseIntent } from "./validate";
+import { MAX_COMMIT_CELLS } from "./limits";
+import { bad, checkCell, checkIntent, normaliseIntent } from "./validate";
 
 type CommitInput = Extract<WriteInput, { type: "commit" }>;
 

@@ -4,8 +4,8 @@ import { agentId, sessionProblem } from "./agent-id";
 import { MAX_SESSIONS, type Agent } from "./seats";
 import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
-import type { WriteInput } from "./types";
-import { normaliseTags, type Tags } from "./tags";
+import type { Tags, WriteInput } from "./types";
+import { normaliseTags } from "./tags";
 import { bad, checkLabel, isRecord, wellFormed } from "./validate";
 
 type JoinInput = Extract<WriteInput, { type: "join" }>;

@@ -1,6 +1,7 @@
 import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
 import { encodeKnown } from "./delta";
 import { warningNote } from "./health";
+import { AGENT_RADIUS, FULL_MAX_G, RECT_MAX_AREA } from "./limits";
 import type { Agent } from "./seats";
 import { sortedHas } from "./sorted";
 import type { RefereeState } from "./state";
@@ -8,12 +9,6 @@ import { tileGeometry } from "./tile-view";
 import type { ObserveQuery, RefereeError } from "./types";
 import { bad, isNonNegInt, isRecord } from "./validate";
 
-/** Tiles within this many cells of a group's territory are part of its `{agent}` view (SPEC §4.7). */
-export const AGENT_RADIUS = 24;
-/** Unscoped observation only on fields up to this side. */
-export const FULL_MAX_G = 120;
-/** A `{rect}` scope may cover at most this many cells (the area of the largest full view). */
-export const RECT_MAX_AREA = FULL_MAX_G * FULL_MAX_G;
 
 export type ObserveResult = { ok: true; observation: Record<string, unknown> } | { ok: false; error: RefereeError };
 

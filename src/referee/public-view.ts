@@ -3,9 +3,6 @@ import type { DeltaKnown } from "./delta";
 import type { RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
 
-/** A public `tiles` view may cover at most this many cells (a 256 × 256 window). */
-export const PUBLIC_RECT_MAX_AREA = 256 * 256;
-
 export interface PublicTile {
   id: number;
   x0: number;

@@ -16,7 +16,7 @@ import { reveal } from "./reveal";
 import { Seats } from "./seats";
 import { SNAPSHOT_FORMAT, type RefereeSnapshot } from "./snapshot";
 import { captureState, encodeCapture } from "./snapshot-steps";
-import type { FieldStatus, HandlerResult, RefereeState } from "./state";
+import type { PlayStatus, HandlerResult, RefereeState } from "./state";
 import type { FieldRules, ObserveQuery, RefereeError, RefereeEvent, WriteInput, WriteResult } from "./types";
 import { bad, isRecord } from "./validate";
 
@@ -58,7 +58,7 @@ export class Referee {
     return this.state.revision;
   }
 
-  get status(): FieldStatus {
+  get status(): PlayStatus {
     return this.state.status;
   }
 

@@ -2,7 +2,8 @@ import { retractConflict, seatedCaller } from "./access";
 import { SOLVED } from "./board";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
-import { bad, checkCell, checkIntent, MAX_RETRACT_CELLS, normaliseIntent } from "./validate";
+import { MAX_RETRACT_CELLS } from "./limits";
+import { bad, checkCell, checkIntent, normaliseIntent } from "./validate";
 
 type RetractInput = Extract<WriteInput, { type: "retract" }>;
 

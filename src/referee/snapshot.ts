@@ -1,7 +1,7 @@
 import type { BoardSnapshot } from "./board";
 import type { GroupsSnapshot } from "./groups";
 import type { Agent, MachineSnapshot } from "./seats";
-import type { FieldStatus } from "./state";
+import type { PlayStatus } from "./state";
 import type { RefereeEvent } from "./types";
 
 /**
@@ -16,7 +16,7 @@ export interface RefereeSnapshot {
   gameId: string;
   G: number;
   revision: number;
-  status: FieldStatus;
+  status: PlayStatus;
   grown: number;
   /** The `close` event once the field closed (`close()` answers it again). */
   closeEvent: RefereeEvent | null;

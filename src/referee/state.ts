@@ -3,7 +3,8 @@ import type { Groups } from "./groups";
 import type { Seats } from "./seats";
 import type { FieldRules, RefereeError } from "./types";
 
-export type FieldStatus = "playing" | "solved" | "closed";
+/** Where play stands on a field the referee holds (the object's own lifecycle status is `FieldStatus`, src/game). */
+export type PlayStatus = "playing" | "solved" | "closed";
 
 /** Everything a write handler reads and changes. */
 export interface RefereeState {
@@ -14,7 +15,7 @@ export interface RefereeState {
   readonly seats: Seats;
   readonly groups: Groups;
   revision: number;
-  status: FieldStatus;
+  status: PlayStatus;
   /** Growth rings applied so far (SPEC §5). */
   grown: number;
 }

@@ -1,7 +1,5 @@
+import type { Tags } from "./types";
 import { charCount, isRecord, wellFormed } from "./validate";
-
-/** An agent's free tags (SPEC §6.1, §11): an object of string → string, as the reference takes. */
-export type Tags = Record<string, string>;
 
 export const MAX_TAGS = 32;
 export const MAX_TAG_NAME_CHARS = 64;

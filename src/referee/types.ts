@@ -42,7 +42,8 @@ export interface FieldRules {
   fog: boolean;
 }
 
-import type { Tags } from "./tags";
+/** An agent's free tags (SPEC §6.1, §11): an object of string → string, as the reference takes. */
+export type Tags = Record<string, string>;
 
 /**
  * What a join records about the agent it seats (SPEC §4.1, §6), besides its machine. (A type, not
@@ -84,6 +85,9 @@ export interface RefereeEvent {
   intent?: string;
   [detail: string]: unknown;
 }
+
+/** A public event as stored in the log: chained with `prev` and its own `hash` (SPEC §9). */
+export type ChainedEvent = RefereeEvent & { prev: string; hash: string };
 
 /**
  * `event` is null when the write was answered but changed nothing (a rejoin, a repeated reveal,

@@ -1,12 +1,10 @@
+import { MAX_INTENT_CHARS } from "./limits";
 import type { RefereeError } from "./types";
 
 /**
  * Input checks the referee repeats behind the edge's schemas (SPEC §12): anything malformed gets
  * a specific message and changes nothing. Every function returns null when the value is fine.
  */
-export const MAX_COMMIT_CELLS = 512;
-export const MAX_RETRACT_CELLS = 8192;
-export const MAX_INTENT_CHARS = 160;
 export const MAX_LABEL_CHARS = 200;
 
 export function bad(message: string): RefereeError {
@@ -29,7 +27,7 @@ export function charCount(s: string): number {
 }
 
 export function checkIntent(intent: unknown): RefereeError | null {
-  if (typeof intent !== "string") return bad("intent must be a string (one line, at most 160 characters)");
+  if (typeof intent !== "string") return bad(`intent must be a string (one line, at most ${MAX_INTENT_CHARS} characters)`);
   const n = charCount(intent);
   if (n > MAX_INTENT_CHARS) return { code: "too_large", message: `intent has ${n} characters; at most ${MAX_INTENT_CHARS} are allowed` };
   return null;

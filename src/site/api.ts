@@ -1,4 +1,4 @@
-/** The public JSON API (README "Public HTTP API"), read with plain fetch from the same origin. */
+/** The public JSON API (docs/api.md), read with plain fetch from the same origin. */
 
 export interface GameSummary {
   game_id: string;

@@ -4,6 +4,7 @@
  * same module runs in the browser, in Node and in workerd.
  */
 import type { Rect, TileShape } from "../engine/types";
+import type { PlayStatus } from "../referee/state";
 
 export type { Rect };
 
@@ -216,7 +217,7 @@ export interface SpectatorSnapshot {
   scope: "public" | "full";
   game_id: string;
   G: number;
-  status: "playing" | "solved" | "closed";
+  status: PlayStatus;
   revision: number;
   log_head: LogHead;
   /** `at` of the newest event (0 before the first). */

@@ -166,7 +166,7 @@ describe("four reference agents", () => {
     expect(summaries.reduce((n, s) => n + s.reward, 0)).toBe(total);
     expect(summaries.reduce((n, s) => n + s.tiles, 0)).toBe(o.tiles_total);
     const sum = (k: "calls" | "accepted" | "forced" | "guesses" | "wrong"): number => summaries.reduce((n, s) => n + s[k], 0);
-    // The figures the README reports.
+    // The figures docs/performance.md reports.
     console.log(
       `four agents, G=60 scatter (${o.tiles_total} tiles, ${total} cells): ${seconds.toFixed(1)} s, ${sum("calls")} calls, ` +
         `forced ${((100 * sum("forced")) / sum("accepted")).toFixed(1)}%, ${sum("guesses")} guesses, ${sum("wrong")} wrong\n` +

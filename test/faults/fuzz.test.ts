@@ -9,6 +9,7 @@ import { generateField } from "../../src/engine";
 import { rngFromSeed } from "../../src/engine/random";
 import { MAX_API_BODY_BYTES } from "../../src/http/app";
 import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
+import { isRecord } from "../../src/referee/validate";
 import { chainProblems, ledgerProblems, readLog, type LoggedEvent } from "../support/event-log";
 import { hostileRequest, type FuzzTargets, type HostileRequest } from "./hostile";
 import { joinProofArgs, mintToken, newMachine, type TestMachine } from "../support/identity";
@@ -38,7 +39,6 @@ const SPEC_CODES = new Set(["missing", "generating", "failed", "identity", "toke
 const KEY_CODES = new Set([...SPEC_CODES, "bad_signature", "wrong_host", "stale_timestamp", "key_mismatch", "replayed"]);
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 interface Answer {
   status: number;

@@ -5,6 +5,8 @@
 // and conflict counts from it. It sits below any client (SDK or reference agent), so what it
 // records is what went over the wire, whoever made the call.
 
+import { isRecord } from "../../src/referee/validate";
+
 /** What became of one tool call. */
 export type CallOutcome =
   /** The whole answer arrived: a tool result (possibly `isError`) or a JSON-RPC error. */
@@ -27,9 +29,6 @@ export const WRITE_TOOLS: ReadonlySet<string> = new Set(["join", "reveal", "comm
 
 type Json = Record<string, unknown>;
 
-function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The JSON-RPC messages of an answer body, JSON or SSE. */
 export function messagesOfText(text: string, contentType: string): Json[] {

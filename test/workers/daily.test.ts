@@ -6,7 +6,7 @@ import { hexToBytes, seedCommit, sha256Hex, tileEncoding, tileHash } from "../..
 import type { Field } from "../../src/engine/types";
 import type { Env } from "../../src/env";
 import { runDailyCron, openDay, closeDay } from "../../src/daily/daily-lifecycle";
-import { addDays, utcDate } from "../../src/daily/day-dates";
+import { addDays, utcDate } from "../../src/daily/archive/day-dates";
 import type { Archive } from "../../src/daily/archive/format";
 import { errorOf, fieldApi, joinArgs, machineId, ok, ScriptedPlayers, waitPlaying } from "./game-helpers";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createPlaying, fieldApi, ok, RULES, uniqueId } from "./game-helpers";
 
 /**
- * The edges of the public read API that every route shares (README "Public HTTP API"): CORS for
+ * The edges of the public read API that every route shares (docs/api.md): CORS for
  * any origin and its preflight, 404s and refusals, conditional requests, encodings, methods.
  */
 

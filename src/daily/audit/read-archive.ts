@@ -4,6 +4,7 @@
  */
 import { ARCHIVE_FORMAT, HEADER_KEYS, type Archive, type ArchiveEvent } from "../archive/format";
 import { TextEventLog, type AuditedArchive } from "./event-log";
+import { isRecord } from "../../referee/validate";
 
 /** Thrown when the bytes are not a readable mosaic-archive-v1 document. */
 export class ArchiveFormatError extends Error {
@@ -339,10 +340,6 @@ export function materialize(archive: AuditedArchive): Archive {
   const events: ArchiveEvent[] = [];
   for (let i = 0; i < archive.events.length; i++) events.push(archive.events.at(i)!);
   return { ...archive, events };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function isInt(v: unknown): boolean {

@@ -1,3 +1,5 @@
+import { isRecord } from "../../referee/validate";
+
 /**
  * What a watcher saved while the day ran (SPEC §9): heads noted as `HASH@REV`, the manifest
  * (`GET /api/games/:id`) and the tile hashes (`GET /api/games/:id/hashes`). Parsed leniently as
@@ -39,10 +41,6 @@ export function parseHead(text: string, from = "--head"): NotedHead {
   const m = /^([0-9a-fA-F]{64})@(\d{1,15})$/.exec(text.trim());
   if (!m) throw new Error(`${from} ${JSON.stringify(text)}: expected HASH@REV (64 hex digits, @, a revision)`);
   return { hash: m[1].toLowerCase(), rev: Number(m[2]), from };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A manifest as served (possibly under `manifest`); `log_head` may say `rev` or `revision`. */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../types";
+import { concatBytes } from "../../text/bytes";
 
 /** How long a whole request body may take to arrive before the request is refused with 408. */
 export const BODY_TIMEOUT_MS = 30_000;
@@ -69,13 +70,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number, t
   } finally {
     clearTimeout(timer);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Stop reading: the rest of the body is discarded, never buffered. */

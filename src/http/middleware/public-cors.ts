@@ -3,7 +3,7 @@ import type { AppEnv } from "../types";
 
 /**
  * The public read API: the fields, their spectator routes, the archives and the health check.
- * None of it carries credentials or changes state, so any origin may read it (README).
+ * None of it carries credentials or changes state, so any origin may read it (docs/api.md).
  */
 export function isPublicReadPath(path: string): boolean {
   return /^\/api\/(?:health|games|archives|accounts|history)(?:\/|$)/.test(path);

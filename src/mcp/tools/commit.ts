@@ -4,12 +4,13 @@ import { healthText, listIds, playWrite } from "./play-common";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { counted, named } from "../../text/wording";
+import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS } from "../../referee/limits";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const COMMIT_TOOL = {
   title: "Commit cells",
   description:
-    "Commit 1..512 [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= 160 chars, public). Wrong cells hurt your machine's health. Rules: mosaic://rules.",
+    `Commit 1..${MAX_COMMIT_CELLS} [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= ${MAX_INTENT_CHARS} chars, public). Wrong cells hurt your machine's health. Rules: mosaic://rules.`,
   inputSchema: published(commitArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

@@ -7,7 +7,7 @@ import { registerRetract } from "./retract";
 import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
 import type { ToolRegistrar } from "./registrar";
-import { meteredRegistrar } from "../../live/usage-meter";
+import { meteredRegistrar } from "../usage-meter";
 import { guardedRegistrar } from "./failure-guard";
 
 /**
@@ -16,7 +16,7 @@ import { guardedRegistrar } from "./failure-guard";
  * direct `tools/call` path's table (registrar.ts).
  */
 export function registerTools(registrar: ToolRegistrar, ctx: ToolContext): void {
-  // Calls and bytes per machine for the analysis (src/live/usage-meter.ts).
+  // Calls and bytes per machine for the analysis (src/mcp/usage-meter.ts).
   // Failures under a tool answer as the tool error `unavailable` (failure-guard.ts).
   const tools = guardedRegistrar(meteredRegistrar(registrar, ctx), ctx);
   registerListGames(tools, ctx);

@@ -4,6 +4,7 @@ import type { BearerClaim } from "../../identity/vouched-tokens";
 import { resolveHarness, type ToolContext } from "../context";
 import { toolError } from "../results";
 import { RULES_CORE } from "../rules";
+import { MACHINE_ID_RE } from "../../referee/agent-id";
 import type { ErrorCode } from "../../referee/types";
 import { answer, fieldStub, noteCaller } from "./play-common";
 import { joinArgs, type JoinArgs } from "./play-schemas";
@@ -11,7 +12,6 @@ import { published } from "./published-schema";
 
 /** The machine id a development-mode join without identity plays as (MOSAIC_DEV=1 only). */
 const DEV_MACHINE = "m-0000000000000000";
-const MACHINE_RE = /^m-[0-9a-f]{16}$/;
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const JOIN_TOOL = {
@@ -131,7 +131,7 @@ async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
     return { ok: true, machineId: proven.machineId, verified: true, issueSecret: true };
   }
   if (ctx.env.MOSAIC_DEV === "1") {
-    const machineId = args.machine_id !== undefined && MACHINE_RE.test(args.machine_id) ? args.machine_id : DEV_MACHINE;
+    const machineId = args.machine_id !== undefined && MACHINE_ID_RE.test(args.machine_id) ? args.machine_id : DEV_MACHINE;
     return { ok: true, machineId, verified: false, issueSecret: true };
   }
   return {

@@ -6,7 +6,7 @@ import type { BearerClaim } from "../../identity/vouched-tokens";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
 import { wrongCellsToDeath } from "../../referee/health";
-import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "./play-schemas";
+import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "../../referee/limits";
 import { counted, idList } from "../../text/wording";
 import { retryRead } from "../../game/object-failures";
 

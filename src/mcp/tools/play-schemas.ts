@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_SESSION_CHARS, sessionProblem } from "../../referee/agent-id";
 import { MAX_TAG_VALUE_CHARS, normaliseTags } from "../../referee/tags";
+import { AGENT_RADIUS, FULL_MAX_G, MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../../referee/limits";
 import { normaliseIntent } from "../../referee/validate";
 
 /**
@@ -9,9 +10,6 @@ import { normaliseIntent } from "../../referee/validate";
  * with the `too_large` code rather than a generic validation message.
  */
 
-export const MAX_COMMIT_CELLS = 512;
-export const MAX_RETRACT_CELLS = 8192;
-export const MAX_INTENT = 160;
 /** A bound on the raw intent, before normalisation trims it (the body limit bounds it anyway). */
 const MAX_RAW_INTENT = 4 * 1024;
 
@@ -36,16 +34,16 @@ const expectedRevision = z
   .describe("The latest revision you saw.");
 /**
  * An intent is normalised at the edge (SPEC §4.4): control characters, newlines included, become
- * spaces and surrounding whitespace is trimmed; the 160-character limit (code points) applies to
+ * spaces and surrounding whitespace is trimmed; the character limit (code points) applies to
  * the result. The raw string is capped far above it; the published schema states the real limit.
  */
 const intent = z
   .string()
   .max(MAX_RAW_INTENT)
   .transform((s) => normaliseIntent(s) as string)
-  .pipe(z.string().max(MAX_INTENT, { error: (issue) => `too long: at most ${MAX_INTENT} characters once trimmed, got ${String((issue.input as string).length)}` }))
+  .pipe(z.string().max(MAX_INTENT_CHARS, { error: (issue) => `too long: at most ${MAX_INTENT_CHARS} characters once trimmed, got ${String((issue.input as string).length)}` }))
   .default("")
-  .meta({ maxLength: MAX_INTENT, description: "One line (<= 160 chars), shown publicly." });
+  .meta({ maxLength: MAX_INTENT_CHARS, description: `One line (<= ${MAX_INTENT_CHARS} chars), shown publicly.` });
 const agentSecret = z
   .string()
   .min(1)
@@ -100,7 +98,7 @@ const sessionArg = z
   })
   .meta({ minLength: 1, maxLength: MAX_SESSION_CHARS })
   .default("1")
-  .describe("1..24 printable chars, not / (default \"1\"); same session = same agent.");
+  .describe(`1..${MAX_SESSION_CHARS} printable chars, not / (default "1"); same session = same agent.`);
 
 /**
  * `tags` (SPEC §6.1): an object of string → string, as the reference takes; a list of strings is
@@ -157,11 +155,11 @@ export const joinArgs = z.object({
 
 export const observeArgs = z.object({
   game_id: gameId,
-  agent: agent.optional().describe("Scope: your group's territory, tiles within 24 cells, frontier, your health."),
+  agent: agent.optional().describe(`Scope: your group's territory, tiles within ${AGENT_RADIUS} cells, frontier, your health.`),
   rect: rectArg
     .optional()
     .describe("Scope: tiles intersecting [x, y, w, h]."),
-  full: z.boolean().optional().describe("Whole field (only when G <= 120)."),
+  full: z.boolean().optional().describe(`Whole field (only when G <= ${FULL_MAX_G}).`),
 });
 
 export const revealArgs = z.object({
@@ -180,7 +178,7 @@ export const commitArgs = z.object({
   cells: z
     .array(cellPair, whenMissing("[[cell_id, value], …], the cells to commit"))
     .min(1)
-    .describe("1..512 [cell_id, value] pairs, judged in order."),
+    .describe(`1..${MAX_COMMIT_CELLS} [cell_id, value] pairs, judged in order.`),
   intent,
   agent_secret: agentSecret,
 });
@@ -189,7 +187,7 @@ export const retractArgs = z.object({
   game_id: gameId,
   agent,
   expected_revision: expectedRevision,
-  cells: z.array(cellId, whenMissing("[cell_id, …], cells your machine committed")).min(1).describe("1..8192 cell ids your machine committed."),
+  cells: z.array(cellId, whenMissing("[cell_id, …], cells your machine committed")).min(1).describe(`1..${MAX_RETRACT_CELLS} cell ids your machine committed.`),
   intent,
   agent_secret: agentSecret,
 });

@@ -3,12 +3,13 @@ import type { ToolContext } from "../context";
 import { playWrite } from "./play-common";
 import { retractArgs } from "./play-schemas";
 import { published } from "./published-schema";
+import { MAX_RETRACT_CELLS } from "../../referee/limits";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const RETRACT_TOOL = {
   title: "Retract cells",
   description:
-    "Withdraw 1..8192 cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Rules: mosaic://rules.",
+    `Withdraw 1..${MAX_RETRACT_CELLS} cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Rules: mosaic://rules.`,
   inputSchema: published(retractArgs),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };

@@ -1,3 +1,5 @@
+import { MACHINE_ID_RE } from "../../referee/agent-id";
+
 /**
  * A machine's name short enough to sit on a tile (at most 10 characters): names up to that length
  * as they are; longer ones keep their first 4 and last 5 characters, so names that differ only at
@@ -5,7 +7,7 @@
  * bare machine id shows 6 hex digits after its "m-". Counted in code points: an emoji is never cut.
  */
 export function shortLabel(name: string): string {
-  const text = /^m-[0-9a-f]{16}$/.test(name) ? name.slice(2, 8) : name;
+  const text = MACHINE_ID_RE.test(name) ? name.slice(2, 8) : name;
   const chars = [...text];
   return chars.length > 10 ? `${chars.slice(0, 4).join("")}…${chars.slice(-5).join("")}` : text;
 }

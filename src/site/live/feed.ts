@@ -12,7 +12,7 @@ export interface FeedHandlers {
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
-export class LiveFeed {
+export class LiveSocket {
   private socket: WebSocket | null = null;
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;

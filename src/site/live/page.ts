@@ -13,7 +13,7 @@ import { ListsPanel } from "../panels/lists";
 import { LogPanel } from "../panels/log";
 import { colourMachines } from "../palette";
 import { createShell, shortLabel, type Shell } from "../shell";
-import { LiveFeed } from "./feed";
+import { LiveSocket } from "./feed";
 import { HashBook } from "./hashes";
 import { markedRevisions, markersFor, pastMarkers, reachedBox, ringBoxes } from "./markers";
 
@@ -83,7 +83,7 @@ export async function startLive(gameParam: string | null): Promise<void> {
  */
 class LiveView {
   model: SpectatorModel | null = null;
-  private feed: LiveFeed | null = null;
+  private feed: LiveSocket | null = null;
   private readonly frontier = new FrontierTracker();
   private readonly hashes: HashBook;
   private connected = false;
@@ -130,7 +130,7 @@ class LiveView {
   async start(): Promise<void> {
     await this.loadSnapshot(true);
     void this.backfillLog();
-    this.feed = new LiveFeed(
+    this.feed = new LiveSocket(
       (from) => gamePath(this.gameId, `/live?from=${from}`),
       () => this.model?.revision ?? 0,
       {

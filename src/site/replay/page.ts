@@ -17,6 +17,7 @@ import type { Archive as ArchiveDocument } from "../../daily/archive/format";
 import { BrowserAudit, type AuditState } from "./audit-client";
 import { AuditPanel } from "./audit-panel";
 import { parseHead } from "../../daily/audit/saved";
+import { concatBytes } from "../../text/bytes";
 
 /** The archive as published (SPEC §9); it is also what the shared replay reads. */
 type Archive = ArchiveDocument & ArchiveLike;
@@ -124,13 +125,7 @@ async function fetchArchive(day: string, progress: (bytes: number) => void): Pro
     bytes += value.length;
     progress(bytes);
   }
-  const all = new Uint8Array(bytes);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return all;
+  return concatBytes(chunks);
 }
 
 /**

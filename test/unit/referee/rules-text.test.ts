@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RULES_CORE, RULES_TEXT } from "../../../src/mcp/rules";
 import { DEATH_MIN_WINDOW, DEATH_SHORT_WRONG, HEALTH_WINDOW } from "../../../src/referee/health";
-import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../../../src/referee/validate";
+import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS, MAX_RETRACT_CELLS } from "../../../src/referee/limits";
 
 /**
  * The rules a model reads once (mosaic://rules and join's description) must state what the

@@ -1,8 +1,8 @@
-import type { FieldContext } from "../game/field-context";
-import { fail, type LogHead, type Outcome } from "../game/field-types";
-import { close } from "../game/field-writes";
-import { archiveChunks } from "./archive/writer";
-import { archiveFileName, type ArchiveName } from "./archive/format";
+import type { FieldContext } from "./field-context";
+import { fail, type LogHead, type Outcome } from "./field-types";
+import { close } from "./field-writes";
+import { archiveChunks } from "../daily/archive/writer";
+import { archiveFileName, type ArchiveName } from "../daily/archive/format";
 import { displayNames } from "../identity/api";
 import { archiveSource } from "./archive-source";
 import { uploadGzipped } from "./archive-upload";

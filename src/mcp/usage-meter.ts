@@ -1,8 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
-import type { ToolContext } from "../mcp/context";
-import type { ToolRegistrar } from "../mcp/tools/registrar";
-import type { UsageRow } from "./live-store";
+import type { UsageRow } from "../live/live-store";
+import { MACHINE_ID_RE } from "../referee/agent-id";
+import type { ToolContext } from "./context";
+import type { ToolRegistrar } from "./tools/registrar";
 
 /**
  * Tool calls and bytes served per machine and field, for the analysis (SPEC §11 efficiency
@@ -22,7 +23,6 @@ const FLUSH_AFTER_MS = 1000;
 const WRITE_TOOLS = new Set(["reveal", "commit", "retract"]);
 /** Refusals that say the field is not there (or not playable): nothing to count it against. */
 const NO_FIELD = new Set(["missing", "generating", "failed"]);
-const AGENT_RE = /^(m-[0-9a-f]{16})\//;
 
 /** Per field, per machine: the answers counted since the last flush (their bytes are measured at the flush, off the answer path). */
 const pending = new Map<string, Map<string, CallToolResult[]>>();
@@ -68,8 +68,11 @@ function count(ctx: ToolContext, tool: string, args: Record<string, unknown>, re
   if (ctx.waitUntil) ctx.waitUntil(flushing);
 }
 
+/** The machine of an agent id `<machine_id>/<session>`, when it is one. */
 function machineOf(agent: unknown): string | undefined {
-  return typeof agent === "string" ? AGENT_RE.exec(agent)?.[1] : undefined;
+  if (typeof agent !== "string") return undefined;
+  const machine = agent.slice(0, Math.max(agent.indexOf("/"), 0));
+  return MACHINE_ID_RE.test(machine) ? machine : undefined;
 }
 
 /** Sends a field's counted calls to its object (what arrives meanwhile waits for the next batch). */

@@ -1,11 +1,11 @@
 import { hashKeyCommit, hexToBytes, seedCommit } from "../engine/commitments";
 import { shapeCellIds } from "../engine/geometry";
 import type { Rect, SolutionCount, Tile } from "../engine/types";
-import type { FieldContext } from "../game/field-context";
-import type { StoredInput } from "../game/field-store";
-import { fail, type FieldShape, type Outcome } from "../game/field-types";
-import { safeRestore } from "../game/field-restore";
-import type { GrowPolicy } from "../game/growth";
+import type { FieldContext } from "./field-context";
+import type { StoredInput } from "./field-store";
+import { fail, type FieldShape, type Outcome } from "./field-types";
+import { safeRestore } from "./field-restore";
+import type { GrowPolicy } from "./growth";
 import type { FieldRules } from "../referee/types";
 
 /**

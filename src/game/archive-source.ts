@@ -1,9 +1,9 @@
-import { ARCHIVE_FORMAT, archiveHealth, archiveScores, type ArchiveEvent, type ArchiveName, type ArchiveParams, type ArchiveTile, type ArchiveTileStatus } from "./archive/format";
-import { archiveTileOf } from "./archive/tiles";
-import type { ArchiveSource } from "./archive/writer";
-import type { FieldContext } from "../game/field-context";
-import type { FieldShape } from "../game/field-types";
-import type { GrowPolicy } from "../game/growth";
+import { ARCHIVE_FORMAT, archiveHealth, archiveScores, type ArchiveEvent, type ArchiveName, type ArchiveParams, type ArchiveTile, type ArchiveTileStatus } from "../daily/archive/format";
+import { archiveTileOf } from "../daily/archive/tiles";
+import type { ArchiveSource } from "../daily/archive/writer";
+import type { FieldContext } from "./field-context";
+import type { FieldShape } from "./field-types";
+import type { GrowPolicy } from "./growth";
 import type { FieldRules } from "../referee/types";
 
 /** Events are read from SQLite this many at a time, so the log is never in memory whole. */
