@@ -15,4 +15,8 @@ export interface Env {
   ALLOWED_ORIGINS: string;
   /** "1" only in local development: joins without a verified identity are allowed. */
   MOSAIC_DEV: string;
+  /** OAuth clients, grants and hashed tokens of the signed-in MCP URL (SPEC §8.1). */
+  OAUTH_KV: KVNamespace;
+  /** Seconds an OAuth access token lives (default 900); tests shorten it. */
+  MOSAIC_OAUTH_ACCESS_TTL?: string;
 }

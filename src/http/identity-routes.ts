@@ -73,13 +73,13 @@ function hostOf(c: Ctx): string {
   return c.req.header("host") ?? new URL(c.req.url).host;
 }
 
-function origin(c: Ctx): { scheme: string; host: string } {
+export function origin(c: Ctx): { scheme: string; host: string } {
   const forwarded = c.req.header("x-forwarded-proto");
   const scheme = forwarded === "https" || forwarded === "http" ? forwarded : new URL(c.req.url).protocol.replace(":", "");
   return { scheme, host: hostOf(c) };
 }
 
-function facts(c: Ctx): RequestFacts {
+export function facts(c: Ctx): RequestFacts {
   const host = hostOf(c);
   const alt = new Set<string>([new URL(c.req.url).host, host.replace(/:\d+$/, "")]);
   const port = /:(\d+)$/.exec(host)?.[1];
@@ -107,7 +107,7 @@ async function readObject(c: Ctx): Promise<Parsed<Record<string, unknown>>> {
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<Parsed<z.infer<S>>> {
+export async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<Parsed<z.infer<S>>> {
   const body = await readObject(c);
   if (!body.ok) return body;
   const r = schema.safeParse(body.value);
@@ -119,6 +119,6 @@ async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<Parsed<
   return { ok: true, value: r.data };
 }
 
-function refuse(c: Ctx, e: KeyError): Response {
+export function refuse(c: Ctx, e: { status: 400 | 401 | 404 | 409 | 410; code: string; message: string }): Response {
   return c.json({ error: { code: e.code, message: e.message } }, e.status);
 }

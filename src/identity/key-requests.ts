@@ -52,9 +52,9 @@ export interface RequestFacts {
   nowMs: number;
 }
 
-type Verified = { ok: true; machineId: string; publicKey: string; ts: number; message: string };
+export type Verified = { ok: true; machineId: string; publicKey: string; ts: number; message: string };
 
-async function verifySigned(
+export async function verifySigned(
   body: z.infer<typeof keyAuthSchema>,
   facts: RequestFacts,
   messageFor: (host: string, ts: number) => string,
@@ -88,11 +88,11 @@ async function verifySigned(
 }
 
 /** Signed requests are single-use for as long as their timestamp could be accepted. */
-function expiryOf(ts: number): number {
+export function expiryOf(ts: number): number {
   return (ts + TS_WINDOW_SECONDS + 60) * 1000;
 }
 
-function storageRefusal(r: { code: string; message: string }): KeyError {
+export function storageRefusal(r: { code: string; message: string }): KeyError {
   if (r.code === "identity") return { ok: false, status: 409, code: "key_mismatch", message: r.message };
   if (r.code === "stale") return { ok: false, status: 401, code: "stale_timestamp", message: r.message };
   return { ok: false, status: 409, code: "replayed", message: r.message };
