@@ -17,6 +17,6 @@ export interface Env {
   MOSAIC_DEV: string;
   /** OAuth clients, grants and hashed tokens of the signed-in MCP URL (SPEC §8.1). */
   OAUTH_KV: KVNamespace;
-  /** Seconds an OAuth access token lives (default 900); tests shorten it. */
+  /** Seconds an OAuth access token lives (default 900, at least 60); tests shorten it. */
   MOSAIC_OAUTH_ACCESS_TTL?: string;
 }

@@ -49,7 +49,8 @@ function options(origin: string, env: Env, apiHandler: SignedInHandler): OAuthPr
     clientRegistrationEndpoint: `${origin}${REGISTER_PATH}`,
     scopesSupported: [PLAY_SCOPE],
     resourceMetadata: { resource: `${origin}${SIGNED_IN_PATH}`, authorization_servers: [origin], resource_name: "Mosaic (signed in)" },
-    accessTokenTTL: Number.isInteger(ttl) && ttl > 0 ? ttl : DEFAULT_ACCESS_TTL_S,
+    // KV expires records no sooner than 60 s, so the library takes no shorter lifetime.
+    accessTokenTTL: Number.isInteger(ttl) && ttl >= 60 ? ttl : DEFAULT_ACCESS_TTL_S,
     // Metadata documents are fetched by cimd.ts (SSRF guards, local http) and stored as clients.
     clientIdMetadataDocumentEnabled: false,
     // Public clients (no secret) are what MCP hosts are; they must use PKCE S256.
