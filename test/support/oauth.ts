@@ -120,3 +120,25 @@ export async function metadataServer(tls: { key: string; cert: string }): Promis
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
+
+/**
+ * A signed-in access token without a browser, for benchmarks and scripted checks: registers a
+ * client, opens a sign-in, approves it with the machine's `msc_` token and redeems the code.
+ */
+export async function signedInToken(baseUrl: string, mscToken: string): Promise<{ accessToken: string; refreshToken: string; clientId: string }> {
+  const { createHash, randomBytes } = await import("node:crypto");
+  const redirect = "http://127.0.0.1:9/callback";
+  const reg = (await (await fetch(`${baseUrl}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "scripted", redirect_uris: [redirect], token_endpoint_auth_method: "none" }) })).json()) as { client_id: string };
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const resource = `${baseUrl}/mcp/signed-in`;
+  const q = new URLSearchParams({ response_type: "code", client_id: reg.client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: "S256", resource, state: "s" });
+  const page = await (await fetch(`${baseUrl}/oauth/authorize?${q}`)).text();
+  const request = /data-request="([0-9A-Z]{10})"/.exec(page)?.[1];
+  if (!request) throw new Error(`no consent page: ${page.slice(0, 200)}`);
+  const approved = (await (await fetch(`${baseUrl}/oauth/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request, token: mscToken }) })).json()) as { redirect_to: string };
+  const code = new URL(approved.redirect_to).searchParams.get("code") ?? "";
+  const form = new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, client_id: reg.client_id, redirect_uri: redirect, resource });
+  const tokens = (await (await fetch(`${baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form })).json()) as { access_token: string; refresh_token: string };
+  return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, clientId: reg.client_id };
+}
