@@ -140,6 +140,9 @@ describe("the signed-in URL through the MCP SDK's OAuth client", () => {
     // The access token expires; the SDK gets a 401, refreshes (the refresh token rotates) and goes on.
     const before = provider.saved.length;
     await new Promise((r) => setTimeout(r, (ACCESS_TTL_S + 1) * 1000));
+    const expired = await fetch(signedInUrl(), { method: "POST", headers: { authorization: `Bearer ${provider.saved.at(-1)?.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
     const o = await call(client, "observe", { game_id: game.gameId, agent: me.agent });
     expect(o.isError, o.text).toBe(false);
     expect(provider.saved.length).toBe(before + 1);
@@ -214,5 +217,28 @@ describe("the signed-in URL through the MCP SDK's OAuth client", () => {
     expect(o.isError, o.text).toBe(false);
     const again = await call(client, "commit", { game_id: game.gameId, agent: me.agent, expected_revision: 0, cells: [[game.field.tiles[0].cellIds[0], 0]], intent: "still me" });
     expect((again.s.error as { code?: string } | undefined)?.code).not.toBe("token");
+  });
+
+  it("metadata documents: a redirect is not followed, an oversized one and an unlisted redirect URI are refused", async () => {
+    const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    const page = async (clientId: string, redirect = callback.url) => {
+      const q = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: "S256", resource: signedInUrl().href, state: "s" });
+      const res = await fetch(`${server.baseUrl}/oauth/authorize?${q}`, { redirect: "manual" });
+      return { status: res.status, location: res.headers.get("location"), html: await res.text() };
+    };
+    const good = metadata.serve("/oauth/good.json", (origin) => ({ client_id: `${origin}/oauth/good.json`, client_name: "Good", redirect_uris: [callback.url] }));
+    const moved = metadata.serve("/oauth/moved.json", "", 302, { location: good });
+    const big = metadata.serve("/oauth/big.json", (origin) => ({ client_id: `${origin}/oauth/big.json`, redirect_uris: [callback.url], padding: "x".repeat(6000) }));
+    const redirected = await page(moved);
+    expect(redirected.status).toBe(400);
+    expect(redirected.html).toContain("redirects are not followed");
+    const oversized = await page(big);
+    expect(oversized.status).toBe(400);
+    expect(oversized.html).toContain("larger than 5120 bytes");
+    const unlisted = await page(good, "http://127.0.0.1:9/elsewhere");
+    expect(unlisted.status).toBe(400);
+    expect(unlisted.location).toBeNull();
+    expect(unlisted.html).toMatch(/invalid_request/);
+    expect((await page(good)).html).toContain('data-request="');
   });
 });
