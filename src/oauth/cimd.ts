@@ -90,7 +90,7 @@ export async function fetchClientMetadata(clientId: string, serverOrigin: string
     } catch {
       return { ok: false, message: "the client metadata document is not JSON" };
     }
-    const record = clientRecordOf(doc, clientId, serverOrigin, nowMs);
+    const record = clientRecordOf(doc, clientId, nowMs);
     return record.ok ? { ok: true, record: record.record, ttlSeconds: ttlOf(res.headers.get("Cache-Control")) } : record;
   } catch (err) {
     return { ok: false, message: abort.signal.aborted ? `the client metadata URL did not answer within ${CIMD_TIMEOUT_MS / 1000} s` : `the client metadata URL could not be fetched (${String(err)})` };
@@ -126,7 +126,7 @@ async function readLimited(res: Response, max: number): Promise<string | null> {
 }
 
 /** The document's fields as a public client of the provider; what MCP's CIMD profile requires. */
-export function clientRecordOf(doc: unknown, clientId: string, serverOrigin: string, nowMs: number): { ok: true; record: ClientRecord } | { ok: false; message: string } {
+export function clientRecordOf(doc: unknown, clientId: string, nowMs: number): { ok: true; record: ClientRecord } | { ok: false; message: string } {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, message: "the client metadata document must be a JSON object" };
   const d = doc as Record<string, unknown>;
   if (d.client_id !== clientId) return { ok: false, message: "the document's client_id must equal its URL" };
@@ -134,8 +134,7 @@ export function clientRecordOf(doc: unknown, clientId: string, serverOrigin: str
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 20 || !uris.every((u) => typeof u === "string" && u.length <= 2000)) {
     return { ok: false, message: "the document needs redirect_uris: 1 to 20 URLs" };
   }
-  const local = isLocalOrigin(serverOrigin);
-  const allowed = (uris as string[]).filter((u) => redirectAllowed(u, local));
+  const allowed = (uris as string[]).filter(redirectAllowed);
   if (allowed.length === 0) return { ok: false, message: "none of the document's redirect_uris is https or http on localhost" };
   const auth = d.token_endpoint_auth_method;
   if (auth !== undefined && auth !== "none") return { ok: false, message: `token_endpoint_auth_method ${String(auth)} is not supported here: use "none" (a public client with PKCE)` };
@@ -155,7 +154,7 @@ export function clientRecordOf(doc: unknown, clientId: string, serverOrigin: str
 }
 
 /** https anywhere; http only to a loopback callback (a client on the user's own machine). */
-function redirectAllowed(uri: string, _local: boolean): boolean {
+function redirectAllowed(uri: string): boolean {
   try {
     const u = new URL(uri);
     if (u.hash || u.username || u.password) return false;

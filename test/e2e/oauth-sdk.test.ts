@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { browserPerFile, openPage, type WatchedPage } from "../support/browser";
+import { browserPerFile, openPage, PHONE, type WatchedPage } from "../support/browser";
 import { connectClient, type McpClient } from "../support/mcp-clients";
 import { mintToken, newMachine } from "../support/identity";
 import { callbackServer, localCertificate, MemoryOAuthClient, metadataServer } from "../support/oauth";
@@ -66,8 +66,8 @@ async function signIn(provider: MemoryOAuthClient, approve: (authUrl: URL) => Pr
   return client;
 }
 
-async function consentPage(authUrl: URL): Promise<WatchedPage> {
-  const page = await openPage(browser(), server.baseUrl, authUrl.pathname + authUrl.search);
+async function consentPage(authUrl: URL, phone = false): Promise<WatchedPage> {
+  const page = await openPage(browser(), server.baseUrl, authUrl.pathname + authUrl.search, phone ? { viewport: PHONE, isMobile: true, hasTouch: true } : {});
   await page.page.waitForSelector("#approve-browser:not([disabled])");
   return page;
 }
@@ -206,7 +206,10 @@ describe("the signed-in URL through the MCP SDK's OAuth client", () => {
     const token = await mintToken(server.baseUrl, machine);
     const provider = new MemoryOAuthClient(callback.url, { name: "Token Host" });
     const client = await signIn(provider, async (authUrl) => {
-      const consent = await consentPage(authUrl);
+      // On a phone: everything fits the width, the buttons are large enough to tap.
+      const consent = await consentPage(authUrl, true);
+      expect(await consent.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect((await consent.page.locator("#approve-token").boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
       await consent.page.fill("#token", token);
       await consent.page.click("#approve-token");
     });
