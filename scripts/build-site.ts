@@ -34,6 +34,17 @@ export async function buildSite(options: { minify?: boolean } = {}): Promise<{ b
     legalComments: "none",
     logLevel: "warning",
   });
+  // The sign-in consent page's script (served with the page the Worker renders at /oauth/authorize).
+  await build({
+    entryPoints: [resolve(root, "src/site/signin/main.ts")],
+    outfile: resolve(root, "public/app/signin.js"),
+    bundle: true,
+    format: "esm",
+    target: ["es2022", "chrome110", "safari16", "firefox110"],
+    minify: options.minify ?? true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
   const out = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith("site.js"));
   const workerOut = Object.entries(worker.metafile.outputs).find(([name]) => name.endsWith("audit-worker.js"));
   return { bytes: out ? out[1].bytes : 0, workerBytes: workerOut ? workerOut[1].bytes : 0 };

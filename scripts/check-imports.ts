@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/history"],
   // the shell: bindings, Durable Objects and their duties, the edge
   ["src/env.ts", "src/identity"],
-  ["src/history-store"],
+  ["src/history-store", "src/oauth"],
   ["src/live"],
   ["src/game"],
   ["src/daily"],

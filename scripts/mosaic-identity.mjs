@@ -20,6 +20,10 @@ commands:
   name   <server-url> <name> set the machine's display name
   proof  <game-id> [session] print join's identity arguments with a fresh proof (JSON)
 ${ACCOUNT_USAGE}
+  approve <code> <server-url> approve a sign-in from a hosted MCP client (the code its consent
+                             page shows) as this machine; the page then continues by itself
+  grants <server-url>        list this machine's sign-in grants (JSON)
+  revoke <server-url> <grant> revoke one grant: its tokens are refused from the next call
 
 options:
   --file PATH, --config PATH the key file (default: $MOSAIC_IDENTITY, else
@@ -178,6 +182,58 @@ const commands = {
 
   account: (file, args) => accountCommand(file, args, { fail, serverUrl, readIdentity, postJson, sign: signB64url }),
 };
+
+/** A sign-in code as a person may type it: any case, with or without the dash. */
+function signInCode(text) {
+  const code = String(text ?? "").toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+  if (!/^[0-9A-HJKMNP-TV-Z]{10}$/.test(code)) fail("a sign-in code is the 10 characters the consent page shows, e.g. K7QXM-2PD4R");
+  return code;
+}
+
+async function getJson(url) {
+  let res;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json" } });
+  } catch (e) {
+    fail(`cannot reach ${url}: ${e.cause?.message ?? e.message}`);
+  }
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status} from ${url}`);
+  return json;
+}
+
+Object.assign(commands, {
+  async approve(file, [codeText, server]) {
+    const code = signInCode(codeText);
+    const url = serverUrl(server);
+    const id = readIdentity(file);
+    const pending = await getJson(new URL(`/oauth/requests/${code}`, url));
+    if (pending.status !== "pending") fail(`sign-in ${code} is ${pending.status} already`);
+    const who = pending.client?.kind === "metadata-document" ? pending.client.host : `a registered client returning to ${pending.client?.redirectHost}`;
+    const named = pending.client?.name ? ` (it calls itself "${pending.client.name}", self-declared)` : "";
+    process.stderr.write(`approving ${who}${named} to play as ${id.machine_id} on ${url.origin}\n`);
+    const ts = Math.floor(Date.now() / 1000);
+    const answer = await postJson(new URL("/oauth/approve", url), { request: code, publicKey: id.publicKey, ts, sig: signB64url(id, `mosaic-oauth-approve:${url.host}:${code}:${ts}`) });
+    process.stdout.write(`approved: ${answer.machine_id} is signed in; the consent page continues by itself\n`);
+  },
+
+  async grants(file, [server]) {
+    const url = serverUrl(server);
+    const id = readIdentity(file);
+    const ts = Math.floor(Date.now() / 1000);
+    const answer = await postJson(new URL("/api/keys/grants", url), { publicKey: id.publicKey, ts, sig: signB64url(id, `mosaic-oauth-grants:${url.host}:${ts}`) });
+    process.stdout.write(JSON.stringify(answer, null, 2) + "\n");
+  },
+
+  async revoke(file, [server, grant]) {
+    const url = serverUrl(server);
+    if (!grant) fail("a grant id is required (see 'mosaic-identity grants <server-url>')");
+    const id = readIdentity(file);
+    const ts = Math.floor(Date.now() / 1000);
+    const answer = await postJson(new URL("/api/keys/grants/revoke", url), { publicKey: id.publicKey, ts, grant, sig: signB64url(id, `mosaic-oauth-revoke:${url.host}:${ts}:${grant}`) });
+    process.stdout.write(`revoked grant ${answer.revoked} of ${answer.machine_id}\n`);
+  },
+});
 
 const { positional, file } = parseArgs(process.argv.slice(2));
 const [command, ...rest] = positional;

@@ -19,4 +19,8 @@ export interface Env {
   MOSAIC_DEV: string;
   /** "1" only in tests: the objects accept failure injection (src/game/fault-hook.ts). Unset elsewhere. */
   MOSAIC_FAULTS?: string;
+  /** OAuth clients, grants and hashed tokens of the signed-in MCP URL (SPEC §8.1). */
+  OAUTH_KV: KVNamespace;
+  /** Seconds an OAuth access token lives (default 900, at least 60); tests shorten it. */
+  MOSAIC_OAUTH_ACCESS_TTL?: string;
 }

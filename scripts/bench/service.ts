@@ -10,6 +10,8 @@ import { generateField, type FieldParams } from "../../src/engine";
 import { mintToken, newMachine } from "../../test/support/identity";
 import { callToolStructured, connectClient, type McpClient } from "../../test/support/mcp-clients";
 import { startDevServer } from "../../test/support/wrangler-dev";
+import { signedInToken } from "../../test/support/oauth";
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { loadavg } from "node:os";
 import { numberOption } from "./bench-options";
 import { groupPids, processCpu } from "./process-cpu";
@@ -136,6 +138,24 @@ async function main(): Promise<void> {
     for (let i = 0; i < CALLS + WARMUP; i++) {
       await timed(i < WARMUP ? null : listMs, () => callToolStructured(client, "list_games"));
     }
+    // The signed-in URL (SPEC §8.1): another machine, signed in with OAuth, against a bearer-token
+    // machine, call for call in turn so that both see the same load.
+    const other = newMachine();
+    const signed = await signedInToken(base, await mintToken(base, other));
+    const signedClient = new SdkClient({ name: "bench-signed-in", version: "1.0.0" });
+    await signedClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/signed-in`), { requestInit: { headers: { Authorization: `Bearer ${signed.accessToken}` } } }));
+    const signedAgent = ((await signedClient.callTool({ name: "join", arguments: { game_id: gameId, session: "s", model: "bench" } })).structuredContent as { agent: string }).agent;
+    const bearerTurnMs = newSamples();
+    const signedTurnMs = newSamples();
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      const warm = i < WARMUP;
+      await timed(warm ? null : bearerTurnMs, () => callToolStructured(client, "observe", { game_id: gameId, agent: agents[0] }));
+      await timed(warm ? null : signedTurnMs, async () => {
+        const r = await signedClient.callTool({ name: "observe", arguments: { game_id: gameId, agent: signedAgent } });
+        if (r.isError) throw new Error(`signed-in observe refused: ${JSON.stringify(r.content)}`);
+      });
+    }
+    await signedClient.close();
     await client.close();
 
     const health = stats(healthMs);
@@ -144,6 +164,8 @@ async function main(): Promise<void> {
       [`commit (${CELLS_PER_COMMIT} cells)`, stats(commitMs)],
       ["observe {agent}", stats(observeMs)],
       ["list_games (MCP + registry, no field)", stats(listMs)],
+      ["observe {agent}, bearer token (in turn with the next row)", stats(bearerTurnMs)],
+      ["observe {agent}, signed in with OAuth at /mcp/signed-in", stats(signedTurnMs)],
     ] as const;
     console.log(`service latency over /mcp — wrangler dev (workerd), scatter G=${G} (${field.tiles.length} tiles, generated in ${generationS.toFixed(1)} s), ${CALLS} timed calls each after ${WARMUP} warm-up`);
     console.log("| call | n | p50 ms | p99 ms | mean ms | p50 / health p50 | workerd CPU ms per call |");
@@ -151,6 +173,8 @@ async function main(): Promise<void> {
     for (const [name, s] of rows) {
       console.log(`| ${name} | ${s.n} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.mean.toFixed(2)} | ${(s.p50 / health.p50).toFixed(1)}× | ${s.cpuMs.toFixed(2)} |`);
     }
+    const ratio = stats(signedTurnMs).p50 / stats(bearerTurnMs).p50;
+    console.log(`signed-in / bearer observe, p50: ${ratio.toFixed(2)}× (target ≤ 1.0× plus noise)`);
     console.log(`workerd processes: ${workerd.length}; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   } finally {
     await server.stop();

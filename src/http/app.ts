@@ -8,6 +8,7 @@ import { identityRoutes } from "./identity-routes";
 import { accountRoutes } from "./account-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+import { oauthRoutes } from "./oauth-routes";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
 import { routeMethods } from "./route-methods";
 import { routeError } from "./route-errors";
@@ -31,6 +32,9 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
+  // The signed-in MCP URL (SPEC §8.1): the same chain as /mcp behind OAuth, guarding its own body too.
+  const oauth = oauthRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp });
+  app.route("/", oauth.signedIn);
   // Development routes (404 unless MOSAIC_DEV=1) guard their own bodies: a day's import parts are large.
   app.route("/", devRoutes());
   // Every other route that can carry a body gets the same guard with the API's limit and error
@@ -45,6 +49,7 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   );
   app.route("/", identityRoutes());
   app.route("/", accountRoutes());
+  app.route("/", oauth.routes);
   app.route("/", spectatorRoutes());
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());

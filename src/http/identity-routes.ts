@@ -119,6 +119,6 @@ export async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<
   return { ok: true, value: r.data };
 }
 
-export function refuse(c: Ctx, e: { status: 400 | 401 | 403 | 404 | 409; code: string; message: string }): Response {
+export function refuse(c: Ctx, e: { status: 400 | 401 | 403 | 404 | 409 | 410; code: string; message: string }): Response {
   return c.json({ error: { code: e.code, message: e.message } }, e.status);
 }

@@ -11,12 +11,17 @@ import { originHostGuard } from "./middleware/origin-host";
 import { utf8Body } from "./middleware/utf8-body";
 import { withRequestId } from "./route-errors";
 import type { AppEnv } from "./types";
+import type { BearerClaim } from "../identity/vouched-tokens";
 
 /** The largest /mcp body accepted: far above any legal call (a 8192-cell retract is ~60 KB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface McpRouteOptions extends McpServeOptions {
   maxBodyBytes?: number;
+  /** Where the route answers: `/mcp`, or the signed-in URL (SPEC §8.1), which serves the same tools. */
+  path?: string;
+  /** On the signed-in URL: the machine the request's OAuth grant proves, as a field checks a bearer token. */
+  signedIn?: (c: Context<AppEnv>) => Promise<BearerClaim>;
   /** How long a request body may take to arrive (default 30 s). */
   bodyTimeoutMs?: number;
 }
@@ -28,10 +33,11 @@ export interface McpRouteOptions extends McpServeOptions {
  */
 export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("/mcp", mcpCors, originHostGuard);
+  const path = options.path ?? "/mcp";
+  app.use(path, mcpCors, originHostGuard);
   // No session means no standalone GET stream and nothing to DELETE: 405, never 400/404, so
   // 2025-era clients that probe with GET do not loop reconnecting.
-  app.on(["GET", "DELETE", "PUT", "PATCH"], "/mcp", () =>
+  app.on(["GET", "DELETE", "PUT", "PATCH"], path, () =>
     jsonRpcErrorResponse(405, SERVER_ERROR, "Method not allowed: this server is stateless; POST one JSON-RPC message to /mcp", { Allow: "POST, OPTIONS" }),
   );
   const limit = bodyLimit({
@@ -39,9 +45,10 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
     timeoutMs: options.bodyTimeoutMs,
     refuse: (status, message) => jsonRpcErrorResponse(status, status === 413 ? INVALID_REQUEST : SERVER_ERROR, `Request refused: ${message}`),
   });
-  app.post("/mcp", limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, async (c) => {
+  app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, async (c) => {
     const message = c.get("message");
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
+    if (options.signedIn) ctx.signedIn = await options.signedIn(c);
     const waitUntil = executionWaitUntil(c);
     if (waitUntil) ctx.waitUntil = waitUntil;
     const response = await serveMcp(c.req.raw, message, ctx, options);

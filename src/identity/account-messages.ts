@@ -1,6 +1,6 @@
 // Accounts (SPEC §8.2): the exact strings machines sign, and the invitation a member hands to a
 // machine that joins. Pure: clients build the same strings (docs/identity.md "Accounts").
-import { fromBase64Any, toBase64Url, type Bytes } from "./encoding";
+import { fromBase64Any, toBase64Url, type Bytes } from "../text/encoding";
 import { MACHINE_ID_RE } from "../referee/agent-id";
 
 /** `a-` + 16 lowercase hex digits. */

@@ -15,7 +15,7 @@ import {
   accountInviteMessage,
   type Invitation,
 } from "./account-messages";
-import { sha256Hex } from "./encoding";
+import { sha256Hex } from "../text/encoding";
 import { expiryOf, keyAuthSchema, NAME_RE, verifySigned, type KeyErrorCode, type RequestFacts } from "./key-requests";
 import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
 import { MACHINE_ID_RE } from "../referee/agent-id";

@@ -1,6 +1,6 @@
 // Worker-side identity helpers for the rest of the service (the MCP tools call these).
 import type { Env } from "../env";
-import { sha256Hex } from "./encoding";
+import { sha256Hex } from "../text/encoding";
 import { MACHINE_ID_RE } from "../referee/agent-id";
 import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
 import { sessionProblem } from "../referee/agent-id";

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { AccountBook, type AccountRef, type AccountView, type BookResult } from "./account-book";
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
+import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
  * Identity of one machine (SPEC §8): its first-seen key, display name, hashed bearer tokens and the
@@ -110,7 +111,8 @@ export class IdentityObject extends DurableObject<Env> {
     const row = this.sql
       .exec<{ rowid: number; machine_id: string; replaced_at: number | null }>("SELECT rowid, machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
       .toArray()[0];
-    if (!row) return { status: "unknown" };
+    // Not a bearer token: perhaps the secret of one of the machine's OAuth grants (SPEC §8.1).
+    if (!row) return grantVouch(this.sql, tokenHash);
     if (row.replaced_at !== null) return { status: "replaced" };
     return { status: "current", machineId: row.machine_id, epoch: row.rowid };
   }
@@ -199,6 +201,41 @@ export class IdentityObject extends DurableObject<Env> {
   /** Each machine's account, or null (the seam for leaderboards and history: use `accountsOf` of accounts-api.ts). */
   accountsOf(machineIds: string[]): Record<string, AccountRef | null> {
     return this.accounts.accountsOf(machineIds);
+  }
+
+  // Signing in from hosted clients (SPEC §8.1); the SQL lives in oauth-store.ts.
+
+  /** On a sign-in request's own object: keeps the pending consent. */
+  openSignIn(record: SignInRecord): void {
+    sweepSignIns(this.sql, record.createdAt);
+    openSignIn(this.sql, record);
+  }
+
+  signInState(id: string, nowMs: number): SignInState | null {
+    return readSignIn(this.sql, id, nowMs);
+  }
+
+  /** Takes the approval once: a replayed or late one is refused. */
+  claimSignIn(id: string, machineId: string, nowMs: number): SignInClaim {
+    return claimSignIn(this.sql, id, machineId, nowMs);
+  }
+
+  finishSignIn(id: string, redirectTo: string): void {
+    finishSignIn(this.sql, id, redirectTo);
+  }
+
+  /** On a machine's object: a grant whose secret now proves the machine, as its bearer token does. */
+  addGrant(grant: { ref: string; machineId: string; hash: string; nowMs: number }): void {
+    addGrant(this.sql, grant);
+  }
+
+  dropGrant(ref: string): boolean {
+    return dropGrant(this.sql, ref);
+  }
+
+  /** Spends a signed request of another kind (listing or revoking grants): first key wins, once only. */
+  spendRequest(args: { machineId: string; publicKey: string; kind: string; requestDigest: string; expiresAtMs: number; nowMs: number }): SpendResult {
+    return this.spend(args.machineId, args.publicKey, args.requestDigest, args.kind, args.expiresAtMs, args.nowMs);
   }
 
   private spend(machineId: string, publicKey: string, digest: string, kind: string, expiresAtMs: number, nowMs: number): SpendResult {

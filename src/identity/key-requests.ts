@@ -2,7 +2,7 @@
 // Every input is checked with zod here, at the edge, before any storage is touched.
 import { z } from "zod";
 import type { Env } from "../env";
-import { sha256Hex } from "./encoding";
+import { sha256Hex } from "../text/encoding";
 import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "./keys";
 import { keyAuthMessage, keyNameMessage, TS_WINDOW_SECONDS } from "./messages";
 import { identityStub } from "./stub";
@@ -92,7 +92,7 @@ export function expiryOf(ts: number): number {
   return (ts + TS_WINDOW_SECONDS + 60) * 1000;
 }
 
-function storageRefusal(r: { code: string; message: string }): KeyError {
+export function storageRefusal(r: { code: string; message: string }): KeyError {
   if (r.code === "identity") return { ok: false, status: 409, code: "key_mismatch", message: r.message };
   if (r.code === "stale") return { ok: false, status: 401, code: "stale_timestamp", message: r.message };
   return { ok: false, status: 409, code: "replayed", message: r.message };

@@ -1,6 +1,6 @@
 // Ed25519 public keys: parsing (raw, SPKI PEM, SPKI DER), machine ids and signature checks (SPEC §8).
 // Pure: only WebCrypto, so it runs unchanged in Node, workerd and browsers.
-import { type Bytes, fromBase64Any, sha256Hex, toBase64 } from "./encoding";
+import { type Bytes, fromBase64Any, sha256Hex, toBase64 } from "../text/encoding";
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo: SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING (33 bytes) }. */
 const SPKI_ED25519_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);

@@ -15,6 +15,21 @@ export function joinMessage(gameId: string, publicKeyRawBase64: string, unixMinu
   return `mosaic-join|${gameId}|${publicKeyRawBase64}|${unixMinute}|${session}`;
 }
 
+/** Signed to approve a sign-in from a hosted client (SPEC §8.1): `mosaic-oauth-approve:<host>:<request id>:<ts>`. */
+export function oauthApproveMessage(host: string, requestId: string, ts: number): string {
+  return `mosaic-oauth-approve:${host}:${requestId}:${ts}`;
+}
+
+/** Signed to list the machine's sign-in grants: `mosaic-oauth-grants:<host>:<ts>`. */
+export function oauthGrantsMessage(host: string, ts: number): string {
+  return `mosaic-oauth-grants:${host}:${ts}`;
+}
+
+/** Signed to revoke one grant: `mosaic-oauth-revoke:<host>:<ts>:<grant id>`. */
+export function oauthRevokeMessage(host: string, ts: number, grantId: string): string {
+  return `mosaic-oauth-revoke:${host}:${ts}:${grantId}`;
+}
+
 /** Seconds a signed key request stays valid either side of the server's clock. */
 export const TS_WINDOW_SECONDS = 300;
 

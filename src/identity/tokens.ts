@@ -1,7 +1,7 @@
 // Bearer tokens: `msc_<16 hex of the machine id>_<43 base64url chars of randomness>`.
 // The machine id inside the token routes a lookup to that machine's identity object; only the
 // SHA-256 of the whole token is ever stored, so storage alone cannot reproduce a token.
-import { sha256Hex, toBase64Url } from "./encoding";
+import { sha256Hex, toBase64Url } from "../text/encoding";
 
 const TOKEN_RE = /^msc_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
 

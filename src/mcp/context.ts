@@ -1,6 +1,7 @@
 import { CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { Env } from "../env";
 import { isRecord } from "../referee/validate";
+import type { BearerClaim } from "../identity/vouched-tokens";
 import { identifiesNothing } from "./generic-clients";
 
 /** Where an agent's harness name came from (SPEC §6): recorded next to the name. */
@@ -23,6 +24,11 @@ export interface ToolContext {
   harness: Harness;
   /** Work to finish after the answer is sent (logs, analysis); absent outside a Worker request. */
   waitUntil?: (p: Promise<unknown>) => void;
+  /**
+   * On the signed-in URL (SPEC §8.1): the machine the OAuth grant proves, in the form of a bearer
+   * claim, so fields check it by the same vouch. The Authorization header then holds the OAuth token.
+   */
+  signedIn?: BearerClaim;
   /** The machine this request's bearer token proved, once a tool resolved it (usage counting). */
   provenMachine?: string;
   /** The request's id in the logs (`X-Request-Id`); set by the route. */

@@ -9,7 +9,7 @@ import {
   accountUnlinkMessage,
   encodeInvitation,
 } from "../../src/identity/account-messages";
-import { toBase64Url } from "../../src/identity/encoding";
+import { toBase64Url } from "../../src/text/encoding";
 import { HOST, nowS, type Machine } from "./identity-helpers";
 
 export interface AccountAnswer {

@@ -1,7 +1,7 @@
 // Helpers for the identity tests inside workerd: WebCrypto ed25519 machines and signed requests.
 import { env as workerEnv, exports } from "cloudflare:workers";
 import type { Env } from "../../src/env";
-import { toBase64, toBase64Url } from "../../src/identity/encoding";
+import { toBase64, toBase64Url } from "../../src/text/encoding";
 import { machineIdOf } from "../../src/identity/keys";
 
 // The test pool's `env` is the binding object the Worker receives; typed as the project's Env.

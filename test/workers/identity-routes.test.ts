@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { machineFromBearer } from "../../src/identity/api";
 import { identityStub } from "../../src/identity/stub";
-import { toBase64Url } from "../../src/identity/encoding";
+import { toBase64Url } from "../../src/text/encoding";
 import { authBody, env, HOST, machine, mint, nameBody, nowS, post } from "./identity-helpers";
 
 describe("POST /api/keys/auth", () => {

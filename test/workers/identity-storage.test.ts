@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { machineFromBearer } from "../../src/identity/api";
-import { sha256Hex } from "../../src/identity/encoding";
+import { sha256Hex } from "../../src/text/encoding";
 import { identityStub } from "../../src/identity/stub";
 import { env, machine, mint } from "./identity-helpers";
 

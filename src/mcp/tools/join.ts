@@ -100,13 +100,14 @@ async function fieldJoinable(ctx: ToolContext, gameId: string): Promise<{ ok: tr
  */
 async function proveMachine(ctx: ToolContext, args: JoinArgs): Promise<Proven> {
   const authorization = ctx.request.headers.get("Authorization");
-  const claim = await bearerClaimOf(authorization);
+  // On the signed-in URL the OAuth grant proves the machine, exactly as a bearer token would.
+  const claim = ctx.signedIn ? { ok: true as const, claim: ctx.signedIn } : await bearerClaimOf(authorization);
   if (claim) {
     if (!claim.ok) return claim;
     const machineId = claim.claim.machineId;
     if (args.machine_id !== undefined && args.machine_id !== machineId) {
       // A token that is not current is refused as such first, as on every call.
-      const token = await machineFromBearer(ctx.env, authorization);
+      const token = ctx.signedIn ? null : await machineFromBearer(ctx.env, authorization);
       if (token && !token.ok) return token;
       return { ok: false, code: "identity", message: `machine_id ${args.machine_id} does not match your bearer token's machine ${machineId}` };
     }

@@ -96,6 +96,7 @@ export async function playWrite(
  * reads and writes alike (SPEC §8).
  */
 export async function bearerOf(ctx: ToolContext): Promise<{ ok: true; bearer: BearerClaim | undefined } | { ok: false; result: CallToolResult }> {
+  if (ctx.signedIn) return { ok: true, bearer: ctx.signedIn };
   const claim = await bearerClaimOf(ctx.request.headers.get("Authorization"));
   if (claim === null) return { ok: true, bearer: undefined };
   return claim.ok ? { ok: true, bearer: claim.claim } : { ok: false, result: toolError(claim.code, claim.message) };

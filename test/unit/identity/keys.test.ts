@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { fromBase64Any, toBase64, toBase64Url } from "../../../src/identity/encoding";
+import { fromBase64Any, toBase64, toBase64Url } from "../../../src/text/encoding";
 import { machineIdOf, parsePublicKey, parseSignature, verifyEd25519 } from "../../../src/identity/keys";
 import { MACHINE_ID_RE } from "../../../src/referee/agent-id";
 

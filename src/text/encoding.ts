@@ -1,4 +1,4 @@
-// Base64 / base64url / hex helpers shared by the identity code (pure; runs in Node, workerd, browsers).
+// Base64 / base64url / hex helpers (pure; runs in Node, workerd, browsers): identity, sign-in, the site.
 
 /** Byte arrays over plain ArrayBuffers (what WebCrypto accepts). */
 export type Bytes = Uint8Array<ArrayBuffer>;

@@ -1,0 +1,158 @@
+import { Hono, type Context } from "hono";
+import { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type OAuthProvider } from "@cloudflare/workers-oauth-provider";
+import type { Env } from "../env";
+import { sha256Hex } from "../text/encoding";
+import type { SignInRecord } from "../identity/oauth-store";
+import { approveSchema, approveSignIn } from "../oauth/approve";
+import { ensureMetadataClient, isMetadataUrl } from "../oauth/cimd";
+import { CONSENT_CSP, consentHtml, signInErrorHtml } from "../oauth/consent-page";
+import { grantsSchema, listGrants, revokeGrant, revokeSchema } from "../oauth/grants";
+import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_IN_PATH, TOKEN_PATH, type GrantProps, type SignedInHandler } from "../oauth/provider";
+import { newRequestId, normaliseRequestId, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
+import { facts, readJson, refuse } from "./identity-routes";
+import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+import type { AppEnv } from "./types";
+
+type Ctx = Context<{ Bindings: Env }>;
+
+/**
+ * Signing in from hosted clients (SPEC §8.1). `signedIn` serves the signed-in MCP URL (mounted
+ * before the API's body limit: the MCP chain guards its own); `routes` serve discovery, the
+ * provider's token and registration endpoints, the consent page and the grant requests.
+ */
+export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ Bindings: Env }>; routes: Hono<{ Bindings: Env }> } {
+  const mcp = mcpRoutes({ ...options, path: SIGNED_IN_PATH, signedIn: grantClaim });
+  const apiHandler: SignedInHandler = { fetch: (request, env, ctx) => mcp.fetch(request, env, ctx) };
+  // One provider per origin the server is reached at, built once per isolate.
+  const providers = new Map<string, OAuthProvider<Env>>();
+  const provider = (c: Ctx): OAuthProvider<Env> => providerFor(providers, originOf(c.req.raw), c.env, apiHandler);
+  const delegate = (c: Ctx) => provider(c).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+
+  const signedIn = new Hono<{ Bindings: Env }>();
+  // The provider answers 401 with the resource metadata's URL, or calls the MCP chain with the grant's props.
+  signedIn.all(SIGNED_IN_PATH, delegate);
+
+  const routes = new Hono<{ Bindings: Env }>();
+  routes.get("/.well-known/oauth-protected-resource", delegate);
+  routes.get("/.well-known/oauth-protected-resource/*", delegate);
+  routes.get("/.well-known/oauth-authorization-server", (c) => withMetadataDocuments(delegate(c)));
+  routes.get("/.well-known/oauth-authorization-server/*", (c) => withMetadataDocuments(delegate(c)));
+  // Anything else under /.well-known is not ours: JSON 404, never the site's page.
+  routes.all("/.well-known/*", (c) => c.json({ error: "not_found" }, 404));
+  routes.post(REGISTER_PATH, delegate);
+  routes.all(TOKEN_PATH, async (c) => {
+    if (c.req.method !== "POST") return delegate(c);
+    // A metadata-document client is (re)fetched before the provider looks it up, as at /authorize.
+    const text = await c.req.text();
+    const clientId = new URLSearchParams(text).get("client_id");
+    if (clientId && isMetadataUrl(clientId)) {
+      const client = await ensureMetadataClient(c.env.OAUTH_KV, clientId, originOf(c.req.raw));
+      if (!client.ok) return c.json({ error: "invalid_client", error_description: client.message }, 401, { "Cache-Control": "no-store" });
+    }
+    const request = new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text });
+    return provider(c).fetch(request, c.env, c.executionCtx as ExecutionContext);
+  });
+  routes.get(AUTHORIZE_PATH, authorize);
+  routes.post("/oauth/approve", async (c) => {
+    const body = await readJson(c, approveSchema);
+    if (!body.ok) return refuse(c, body);
+    const r = await approveSignIn(c.env, originOf(c.req.raw), body.value, facts(c));
+    if (!r.ok) return refuse(c, r);
+    return c.json({ machine_id: r.machineId, redirect_to: r.redirectTo }, 200, { "Cache-Control": "no-store" });
+  });
+  routes.get("/oauth/requests/:id", signInStatus);
+  routes.post("/api/keys/grants", async (c) => {
+    const body = await readJson(c, grantsSchema);
+    if (!body.ok) return refuse(c, body);
+    const r = await listGrants(c.env, originOf(c.req.raw), body.value, facts(c));
+    if (!r.ok) return refuse(c, r);
+    return c.json({ machine_id: r.machineId, grants: r.grants }, 200, { "Cache-Control": "no-store" });
+  });
+  routes.post("/api/keys/grants/revoke", async (c) => {
+    const body = await readJson(c, revokeSchema);
+    if (!body.ok) return refuse(c, body);
+    const r = await revokeGrant(c.env, originOf(c.req.raw), body.value, facts(c));
+    if (!r.ok) return refuse(c, r);
+    return c.json({ machine_id: r.machineId, revoked: r.revoked }, 200, { "Cache-Control": "no-store" });
+  });
+  return { signedIn, routes };
+}
+
+/** The props the provider unwrapped from a valid token, as the bearer claim a field checks. */
+async function grantClaim(c: Context<AppEnv>) {
+  const props = (c.executionCtx as ExecutionContext<GrantProps>).props;
+  return { machineId: props.machineId, tokenHash: await sha256Hex(props.secret) };
+}
+
+/**
+ * RFC 8414 metadata says metadata documents are welcome: Mosaic fetches them itself (cimd.ts), so
+ * the provider, whose own fetcher is off, does not say it.
+ */
+async function withMetadataDocuments(answer: Promise<Response>): Promise<Response> {
+  const res = await answer;
+  if (res.status !== 200) return res;
+  const meta = (await res.json()) as Record<string, unknown>;
+  meta.client_id_metadata_document_supported = true;
+  return Response.json(meta, { headers: res.headers });
+}
+
+function errorPage(c: Ctx, status: 400 | 404 | 410, title: string, message: string): Response {
+  return c.html(signInErrorHtml(title, message), status, { "Cache-Control": "no-store", "Content-Security-Policy": CONSENT_CSP });
+}
+
+/** The authorization endpoint: checks the request with the provider, keeps it pending, shows the consent page. */
+async function authorize(c: Ctx): Promise<Response> {
+  const origin = originOf(c.req.raw);
+  const clientId = c.req.query("client_id") ?? "";
+  if (isMetadataUrl(clientId)) {
+    const client = await ensureMetadataClient(c.env.OAUTH_KV, clientId, origin);
+    if (!client.ok) return errorPage(c, 400, "This client cannot sign in", `invalid_client: ${client.message}`);
+  }
+  const api = oauthApi(origin, c.env);
+  let request: AuthRequest;
+  try {
+    request = await api.parseAuthRequest(c.req.raw);
+  } catch (err) {
+    if (!(err instanceof AuthorizationError)) throw err;
+    // Back to the client only once its redirect URI is known to be its own.
+    if (err.redirectTo) return c.redirect(err.redirectTo, 302);
+    return errorPage(c, 400, "This sign-in request is not valid", `${err.code}: ${err.description}`);
+  }
+  // OAuth 2.1 with MCP: every client proves its code with PKCE S256, confidential ones included.
+  if (request.codeChallengeMethod !== "S256" || !request.codeChallenge) {
+    return c.redirect(authorizationErrorRedirect(request, "invalid_request", "PKCE with code_challenge_method=S256 is required"), 302);
+  }
+  const client = await api.lookupClient(request.clientId);
+  const id = newRequestId();
+  const now = Date.now();
+  const record: SignInRecord = {
+    id,
+    request: JSON.stringify(request),
+    client: {
+      id: request.clientId,
+      host: isMetadataUrl(request.clientId) ? new URL(request.clientId).host : new URL(request.redirectUri).host,
+      name: client?.clientName ?? null,
+      kind: isMetadataUrl(request.clientId) ? "metadata-document" : "registered",
+      redirectHost: new URL(request.redirectUri).host,
+    },
+    createdAt: now,
+    expiresAt: now + SIGNIN_TTL_MS,
+  };
+  await signInStub(c.env, id).openSignIn(record);
+  const html = consentHtml({ record, origin, denyUrl: authorizationErrorRedirect(request, "access_denied") });
+  return c.html(html, 200, { "Cache-Control": "no-store", "Content-Security-Policy": CONSENT_CSP, "X-Frame-Options": "DENY" });
+}
+
+/** What a waiting page (or the CLI) learns of a sign-in request: who asks, and where to go once approved. */
+async function signInStatus(c: Ctx): Promise<Response> {
+  const id = normaliseRequestId(c.req.param("id") ?? "");
+  if (!id) return c.json({ error: { code: "bad_input", message: "a sign-in code is 10 characters, as the page shows it" } }, 400);
+  const state = await signInStub(c.env, id).signInState(id, Date.now());
+  const headers = { "Cache-Control": "no-store" };
+  if (state === null) return c.json({ error: { code: "missing", message: `no sign-in request ${id} is waiting here` } }, 404, headers);
+  if (state.status === "expired") return c.json({ error: { code: "expired", message: `sign-in request ${id} expired: start again from your client` } }, 410, headers);
+  const base = { request: id, client: state.record.client, expires_at: new Date(state.record.expiresAt).toISOString() };
+  if (state.status === "pending") return c.json({ ...base, status: "pending" }, 200, headers);
+  // The code in redirect_to is useless without the client's PKCE verifier.
+  return c.json({ ...base, status: "approved", machine_id: state.machineId, redirect_to: state.redirectTo }, 200, headers);
+}

@@ -1,0 +1,104 @@
+// The identity object's share of signing in from hosted clients (SPEC §8.1), as plain SQL over
+// the object's storage, so the object itself only gains thin methods.
+//
+// Two kinds of instance use these tables:
+// - a machine's object (named by its machine id) keeps the hashes of its OAuth grants' secrets,
+//   so a field proves a signed-in call by the same vouch it asks for a bearer token;
+// - a sign-in request's object (named `oauth-request:<id>`) keeps one pending consent, so that its
+//   approval is taken exactly once whichever way it comes (browser key, key file, token).
+import type { Vouch } from "./vouched-tokens";
+
+/** What a consent page and the key-file CLI are shown, and what the approval completes. */
+export interface SignInRecord {
+  id: string;
+  /** The OAuth request as the provider parsed it (JSON), completed once the machine approves. */
+  request: string;
+  /** Who asks: the metadata document's host or the registered client's, and its self-declared name. */
+  client: { id: string; host: string; name: string | null; kind: "metadata-document" | "registered"; redirectHost: string };
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type SignInState =
+  | { status: "pending"; record: SignInRecord }
+  | { status: "approved"; record: SignInRecord; machineId: string; redirectTo: string | null }
+  | { status: "expired" };
+
+export type SignInClaim = { ok: true; record: SignInRecord } | { ok: false; code: "missing" | "expired" | "replayed"; message: string };
+
+function hasTable(sql: SqlStorage, name: string): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
+}
+
+function ensureSignIns(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS signin_requests (
+    id TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at INTEGER NOT NULL,
+    machine_id TEXT, redirect_to TEXT)`);
+}
+
+export function openSignIn(sql: SqlStorage, record: SignInRecord): void {
+  ensureSignIns(sql);
+  sql.exec("INSERT OR IGNORE INTO signin_requests (id, record, expires_at) VALUES (?, ?, ?)", record.id, JSON.stringify(record), record.expiresAt);
+}
+
+export function readSignIn(sql: SqlStorage, id: string, nowMs: number): SignInState | null {
+  if (!hasTable(sql, "signin_requests")) return null;
+  const row = sql
+    .exec<{ record: string; expires_at: number; machine_id: string | null; redirect_to: string | null }>(
+      "SELECT record, expires_at, machine_id, redirect_to FROM signin_requests WHERE id = ?",
+      id,
+    )
+    .toArray()[0];
+  if (!row) return null;
+  const record = JSON.parse(row.record) as SignInRecord;
+  if (row.machine_id !== null) return { status: "approved", record, machineId: row.machine_id, redirectTo: row.redirect_to };
+  if (row.expires_at <= nowMs) return { status: "expired" };
+  return { status: "pending", record };
+}
+
+/** Takes the request for `machineId`: only once, and only while it is pending. */
+export function claimSignIn(sql: SqlStorage, id: string, machineId: string, nowMs: number): SignInClaim {
+  const state = readSignIn(sql, id, nowMs);
+  if (state === null) return { ok: false, code: "missing", message: `no sign-in request ${id} is waiting here (it may have been made on another server)` };
+  if (state.status === "expired") return { ok: false, code: "expired", message: `sign-in request ${id} expired: start the sign-in again from your client` };
+  if (state.status === "approved") {
+    return { ok: false, code: "replayed", message: `replayed approval: sign-in request ${id} was already approved (for ${state.machineId}); an approval is taken once` };
+  }
+  sql.exec("UPDATE signin_requests SET machine_id = ? WHERE id = ?", machineId, id);
+  return { ok: true, record: state.record };
+}
+
+/** Where the page sends the browser once the grant exists (the client's redirect URI with the code). */
+export function finishSignIn(sql: SqlStorage, id: string, redirectTo: string): void {
+  sql.exec("UPDATE signin_requests SET redirect_to = ? WHERE id = ?", redirectTo, id);
+}
+
+/** Drops records no page could still ask about (an hour past their expiry). */
+export function sweepSignIns(sql: SqlStorage, nowMs: number): void {
+  if (hasTable(sql, "signin_requests")) sql.exec("DELETE FROM signin_requests WHERE expires_at < ?", nowMs - 3_600_000);
+}
+
+/** Records a grant of this machine: `hash` is SHA-256 of the grant's secret, which only its tokens unwrap. */
+export function addGrant(sql: SqlStorage, grant: { ref: string; machineId: string; hash: string; nowMs: number }): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS oauth_grants (ref TEXT PRIMARY KEY, machine_id TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)");
+  sql.exec("INSERT OR REPLACE INTO oauth_grants (ref, machine_id, hash, created_at) VALUES (?, ?, ?, ?)", grant.ref, grant.machineId, grant.hash, grant.nowMs);
+}
+
+/** Forgets a grant: its secret vouches for nothing from now on. True when it was held. */
+export function dropGrant(sql: SqlStorage, ref: string): boolean {
+  if (!hasTable(sql, "oauth_grants")) return false;
+  return sql.exec("DELETE FROM oauth_grants WHERE ref = ?", ref).rowsWritten > 0;
+}
+
+/**
+ * A grant secret's vouch, for a hash that is no bearer token of the machine. Its epoch is the
+ * machine's newest token's, so a field holding it drops it when a token is minted and asks again
+ * (and gets it again: minting does not revoke grants, SPEC §8.1).
+ */
+export function grantVouch(sql: SqlStorage, hash: string): Vouch {
+  if (!hasTable(sql, "oauth_grants")) return { status: "unknown" };
+  const row = sql.exec<{ machine_id: string }>("SELECT machine_id FROM oauth_grants WHERE hash = ?", hash).toArray()[0];
+  if (!row) return { status: "unknown" };
+  const newest = hasTable(sql, "tokens") ? sql.exec<{ epoch: number | null }>("SELECT MAX(rowid) AS epoch FROM tokens").one().epoch : null;
+  return { status: "current", machineId: row.machine_id, epoch: newest ?? 0 };
+}
