@@ -15,4 +15,10 @@ export interface Env {
   ALLOWED_ORIGINS: string;
   /** "1" only in local development: joins without a verified identity are allowed. */
   MOSAIC_DEV: string;
+  /** Rate limits (wrangler.toml `[[ratelimits]]`, docs/deploy.md): key and sign-in routes per address. */
+  LIMIT_KEYS: RateLimit;
+  /** /mcp per client address. */
+  LIMIT_MCP_ADDRESS: RateLimit;
+  /** /mcp per machine (its credential). */
+  LIMIT_MCP_MACHINE: RateLimit;
 }
