@@ -7,6 +7,7 @@ import { identityRoutes } from "./identity-routes";
 import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
+import { limitByAddress, SIGN_IN_PREFIXES } from "./middleware/rate-limit";
 import { routeMethods } from "./route-methods";
 import { spectatorRoutes } from "./spectator-routes";
 import type { AppEnv } from "./types";
@@ -26,6 +27,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   // First, so that every public read answer (and every refusal of one) is readable cross-origin.
   app.use("*", publicCors);
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
+  // Key and sign-in routes, per client address, before any of them runs (docs/deploy.md).
+  app.use("*", limitByAddress("LIMIT_KEYS", SIGN_IN_PREFIXES));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
   // Development routes (404 unless MOSAIC_DEV=1) guard their own bodies: a day's import parts are large.

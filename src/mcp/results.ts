@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "bad_input",
   "dead",
   "closed",
+  "rate_limited",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
+import { LIMIT_PERIODS } from "../../../src/http/middleware/rate-limit";
 
 // The production profile (wrangler.toml [env.production], docs/deploy.md) as wrangler resolves it.
 // Wrangler environments do not inherit bindings, so a binding added for local development and
@@ -32,6 +33,11 @@ describe("the production profile", () => {
     expect(names(production.ratelimits)).toEqual(["LIMIT_KEYS", "LIMIT_MCP_ADDRESS", "LIMIT_MCP_MACHINE"]);
     for (const kv of local.kv_namespaces) expect(names(production.kv_namespaces)).toContain(kv.binding);
     expect(production.assets?.directory).toBe(local.assets?.directory);
+  });
+
+  it("tells refused callers the period each limit really has (Retry-After comes from the code)", () => {
+    const periods = Object.fromEntries(local.ratelimits.map((r) => [r.name, r.simple.period]));
+    expect(periods).toEqual(LIMIT_PERIODS);
   });
 
   it("declares the KV namespace the OAuth sign-in keeps its grants in", () => {
