@@ -36,7 +36,7 @@ describe("the production profile", () => {
   });
 
   it("tells refused callers the period each limit really has (Retry-After comes from the code)", () => {
-    const periods = Object.fromEntries(local.ratelimits.map((r) => [r.name, r.simple.period]));
+    const periods = Object.fromEntries(local.ratelimits.map((r: { name: string; simple: { period: number } }) => [r.name, r.simple.period]));
     expect(periods).toEqual(LIMIT_PERIODS);
   });
 
