@@ -15,6 +15,8 @@ export interface Env {
   ALLOWED_ORIGINS: string;
   /** "1" only in local development: joins without a verified identity are allowed. */
   MOSAIC_DEV: string;
+  /** Seconds a public read at the head is served from the edge cache: "1" in production, "0" locally (src/http/edge-cache.ts). */
+  MOSAIC_EDGE_CACHE_S: string;
   /** Rate limits (wrangler.toml `[[ratelimits]]`, docs/deploy.md): key and sign-in routes per address. */
   LIMIT_KEYS: RateLimit;
   /** /mcp per client address. */
