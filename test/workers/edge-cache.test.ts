@@ -138,4 +138,27 @@ describe("the edge cache in front of a field's public reads", () => {
       expect(res.headers.get(CACHE_HEADER)).toBe("miss");
     }
   });
+
+  it("keeps an archive for good: later readers get the same bytes without reading R2", async () => {
+    const json = JSON.stringify({ format: "test", padding: "x".repeat(5000) });
+    const gz = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+    await env.ARCHIVES.put("day-2001-02-03.json.gz", gz);
+    const first = await get("/api/archives/day-2001-02-03.json.gz", "0");
+    expect(first.status).toBe(200);
+    expect(first.headers.get(CACHE_HEADER)).toBe("miss");
+    expect(new Uint8Array(await first.arrayBuffer())).toEqual(gz);
+    // Gone from R2: only the cache can still answer.
+    await env.ARCHIVES.delete("day-2001-02-03.json.gz");
+    const file = await get("/api/archives/day-2001-02-03.json.gz", "0");
+    expect(file.headers.get(CACHE_HEADER)).toBe("hit");
+    expect(file.headers.get("Content-Type")).toBe("application/gzip");
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(gz);
+    const asJson = await get("/api/archives/day-2001-02-03", "0");
+    expect(asJson.headers.get(CACHE_HEADER)).toBe("hit");
+    expect(asJson.headers.get("Content-Encoding")).toBe("gzip");
+    // Handed to the runtime as-is (encodeBody "manual"): a client's HTTP layer inflates it.
+    expect(new Uint8Array(await asJson.arrayBuffer())).toEqual(gz);
+    const etag = first.headers.get("ETag")!;
+    expect((await get("/api/archives/day-2001-02-03", "0", { "If-None-Match": etag })).status).toBe(304);
+  });
 });
