@@ -5,6 +5,7 @@ import { runDailyCron } from "./daily/daily-lifecycle";
 export { FieldObject } from "./game/field-object";
 export { RegistryObject } from "./game/registry-object";
 export { IdentityObject } from "./identity/identity-object";
+export { RelayObject } from "./live/relay-object";
 
 const app = createApp();
 

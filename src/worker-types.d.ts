@@ -2,7 +2,7 @@
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject";
+    durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject" | "RelayObject";
   }
   // An interface cannot extend an import() type directly (skipLibCheck hid that): go through an alias.
   type ProjectEnv = import("./env").Env;

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import type { SpectatorAnswer } from "../live/live-duties";
 import { existingField, GAME_ID_RE } from "./known-fields";
 import { cachedRead, headTtl, waitUntilOf } from "./edge-cache";
+import { RELAY_GAME_HEADER, RELAY_NAME_HEADER } from "../live/relay-object";
 import { jsonError, noSuchGame } from "./public-json";
 
 /**
@@ -24,10 +25,28 @@ export function spectatorRoutes(): Hono<{ Bindings: Env }> {
     }
     const stub = await fieldOf(c);
     if (stub instanceof Response) return stub;
-    return stub.fetch(c.req.raw);
+    // Spectators are spread over the field's relays (src/live/relay-object.ts, docs/scale.md):
+    // the field sends each batch once per relay, and the relays hold the sockets.
+    const id = c.req.param("id")!;
+    const name = `${id}#${relayIndex(relayCount(c.env.MOSAIC_LIVE_RELAYS))}`;
+    const request = new Request(c.req.raw);
+    request.headers.set(RELAY_GAME_HEADER, id);
+    request.headers.set(RELAY_NAME_HEADER, name);
+    return c.env.RELAYS.getByName(name).fetch(request);
   });
 
   return app;
+}
+
+/** Relays per field from `MOSAIC_LIVE_RELAYS` (default 16, at most 1,000). */
+export function relayCount(value: string | undefined): number {
+  const n = Number(value ?? "16");
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 1000) : 16;
+}
+
+/** A relay for a new spectator, uniformly (routing only: nothing in play depends on it). */
+function relayIndex(count: number): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0] % count;
 }
 
 type FieldStub = DurableObjectStub<import("../game/field-object").FieldObject>;
