@@ -174,7 +174,6 @@ export class LiveFeed {
 
   /** A committed event: queue it for the next batch (nothing to do without spectators). */
   onCommitted(event: ChainedEvent, newlyVisible: number[] | null): void {
-    // Relays count as one listener each: the window stays short however many sockets they hold.
     const sockets = this.openSockets() + this.relays.count();
     if (sockets === 0) {
       // Nobody to tell; the next socket starts the broadcast position afresh.
@@ -182,7 +181,8 @@ export class LiveFeed {
       return;
     }
     this.pending.push({ rev: event.rev, text: JSON.stringify(event), tiles: newlyVisible });
-    this.timer ??= setTimeout(() => this.flush(), batchWindow(sockets));
+    // The window follows the busiest sender: this object's own sockets, or the fullest relay's.
+    this.timer ??= setTimeout(() => this.flush(), batchWindow(Math.max(this.openSockets(), this.relays.largest())));
   }
 
   /** Broadcasts every event from the broadcast position to the head, in order. */

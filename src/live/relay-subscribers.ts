@@ -13,6 +13,8 @@ import type { LiveStore } from "./live-store";
 export class RelaySubscribers {
   private names: string[] | null = null;
   private readonly chains = new Map<string, Promise<void>>();
+  /** Sockets each relay said it held at its last delivery (in memory: a wake-up starts afresh). */
+  private readonly open = new Map<string, number>();
 
   constructor(
     private readonly f: FieldContext,
@@ -28,6 +30,13 @@ export class RelaySubscribers {
     return this.list().length;
   }
 
+  /** The most sockets one relay holds, as last reported: it sets the batching window (live-feed.ts). */
+  largest(): number {
+    let most = 0;
+    for (const n of this.open.values()) most = Math.max(most, n);
+    return most;
+  }
+
   add(name: string): void {
     const names = this.list();
     if (names.includes(name)) return;
@@ -39,6 +48,7 @@ export class RelaySubscribers {
     const names = this.list();
     if (!names.includes(name)) return;
     this.names = names.filter((n) => n !== name);
+    this.open.delete(name);
     this.store.setMeta("relays", this.names);
   }
 
@@ -50,6 +60,7 @@ export class RelaySubscribers {
         .then(() => this.f.env.RELAYS.getByName(name).deliver(gameId, messages, first, last))
         .then(
           (answer) => {
+            this.open.set(name, answer.open);
             if (answer.open === 0) this.remove(name);
           },
           (err: unknown) => console.error(`live relay ${name}: delivery of ${first}..${last} failed; it catches up at its next batch`, err),
