@@ -41,10 +41,10 @@ const inFlight = new Map<string, Promise<ReadAnswer>>();
 
 /**
  * The answer to `request` from the cache, or from `produce` (asked without the reader's
- * If-None-Match, so the whole answer can be stored). Only 200 answers with an ETag are stored;
+ * If-None-Match when answers at the head are kept, so the whole answer can be stored). Only 200 answers with an ETag are stored;
  * refusals (a generating field's 503, a 404) always come from the producer.
  */
-export async function cachedRead(request: Request, options: CacheOptions, produce: () => Promise<ReadAnswer>): Promise<Response> {
+export async function cachedRead(request: Request, options: CacheOptions, produce: (ifNoneMatch: string | null) => Promise<ReadAnswer>): Promise<Response> {
   const { waitUntil, gzip, headTtlS } = options;
   const key = cacheKey(request);
   const cache = edgeCache();
@@ -57,7 +57,9 @@ export async function cachedRead(request: Request, options: CacheOptions, produc
   // Sharing a read already in flight is only right where a reader may get the last second's answer.
   let pending = headTtlS > 0 ? inFlight.get(key.url) : undefined;
   if (!pending) {
-    pending = produce();
+    // Without a head cache the reader's own revalidation goes to the producer, which answers 304
+    // without building the body; with one, the whole answer is wanted, to be stored.
+    pending = produce(headTtlS > 0 ? null : request.headers.get("If-None-Match"));
     if (headTtlS > 0) {
       inFlight.set(key.url, pending);
       void pending.finally(() => inFlight.delete(key.url)).catch(() => undefined);
@@ -123,7 +125,10 @@ function toReader(request: Request, answer: ReadAnswer, source: "hit" | "miss", 
     headers.delete("Content-Type");
     return new Response(null, { status: 304, headers });
   }
-  if (answer.status === 304) return new Response(null, { status: 304, headers });
+  if (answer.status === 304) {
+    headers.delete("Content-Type");
+    return new Response(null, { status: 304, headers });
+  }
   // The runtime compresses the body itself when Content-Encoding is set.
   if (gzip && answer.body.length > 1024 && clientAcceptsGzip(request)) headers.set("Content-Encoding", "gzip");
   return new Response(answer.body, { status: answer.status, headers });

@@ -42,10 +42,10 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
 /** A field's public read through the edge cache (edge-cache.ts): the object is asked only on a miss. */
 async function fieldRead(c: Context<{ Bindings: Env }>, gameId: string, query: PublicQuery): Promise<Response> {
   if (!GAME_ID_RE.test(gameId)) return noSuchGame(gameId);
-  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: false, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async () => {
+  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: false, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async (ifNoneMatch) => {
     const stub = await existingField(c.env, gameId);
     if (!stub) return { status: 404, body: missingBody(gameId) };
-    return stub.publicRead(query, null);
+    return stub.publicRead(query, ifNoneMatch);
   });
 }
 

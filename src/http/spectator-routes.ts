@@ -15,9 +15,9 @@ export function spectatorRoutes(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
 
   // Through the edge cache (edge-cache.ts): a crowd reading the same answer costs the object one read.
-  app.get("/api/games/:id/snapshot", (c) => cachedSpectatorRead(c, (stub) => stub.spectatorSnapshot(null)));
-  app.get("/api/games/:id/leaderboard", (c) => cachedSpectatorRead(c, (stub) => stub.leaderboard(null)));
-  app.get("/api/games/:id/analysis", (c) => cachedSpectatorRead(c, (stub) => stub.analysis(null)));
+  app.get("/api/games/:id/snapshot", (c) => cachedSpectatorRead(c, (stub, inm) => stub.spectatorSnapshot(inm)));
+  app.get("/api/games/:id/leaderboard", (c) => cachedSpectatorRead(c, (stub, inm) => stub.leaderboard(inm)));
+  app.get("/api/games/:id/analysis", (c) => cachedSpectatorRead(c, (stub, inm) => stub.analysis(inm)));
 
   app.get("/api/games/:id/live", async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
@@ -59,11 +59,11 @@ async function fieldOf(c: Context<{ Bindings: Env }>): Promise<FieldStub | Respo
 }
 
 /** A spectator read from the edge cache, or from the field's object on a miss; gzip when accepted. */
-function cachedSpectatorRead(c: Context<{ Bindings: Env }>, read: (stub: FieldStub) => Promise<SpectatorAnswer>): Promise<Response> | Response {
+function cachedSpectatorRead(c: Context<{ Bindings: Env }>, read: (stub: FieldStub, ifNoneMatch: string | null) => Promise<SpectatorAnswer>): Promise<Response> | Response {
   if (!GAME_ID_RE.test(c.req.param("id") ?? "")) return jsonError(400, "bad_input", "game id must match ^[a-zA-Z0-9_-]{1,80}$");
-  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: true, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async () => {
+  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: true, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async (ifNoneMatch) => {
     const stub = await fieldOf(c);
     if (stub instanceof Response) return { status: stub.status, body: await stub.text() };
-    return read(stub);
+    return read(stub, ifNoneMatch);
   });
 }

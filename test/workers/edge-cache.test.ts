@@ -111,7 +111,12 @@ describe("the edge cache in front of a field's public reads", () => {
     expect(reads.spectatorSnapshot).toBe(5);
     const rev = ((await (await get(`/api/games/${gameId}/snapshot`, "0")).json()) as { revision: number }).revision;
     ok(await (raw as unknown as Pick<FieldObject, "join">).join(joinArgs(machineId(0xe2))));
-    expect(((await (await get(`/api/games/${gameId}/snapshot`, "0")).json()) as { revision: number }).revision).toBe(rev + 1);
+    const fresh = await get(`/api/games/${gameId}/snapshot`, "0");
+    expect(((await fresh.json()) as { revision: number }).revision).toBe(rev + 1);
+    // A reader's revalidation goes to the object, which answers 304 for the same revision.
+    const again = await get(`/api/games/${gameId}/snapshot`, "0", { "If-None-Match": fresh.headers.get("ETag")! });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("ETag")).toBe(fresh.headers.get("ETag"));
   });
 
   it("keeps a page of events that stops before the head for good, even with the head's cache off", async () => {
