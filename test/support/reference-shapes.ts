@@ -137,6 +137,7 @@ export const ERROR_CODES = [
   "bad_input",
   "dead",
   "closed",
+  "rate_limited",
 ] as const;
 
 export const ERROR: Shape = { object: { error: { object: { code: { oneOf: ERROR_CODES }, message: "string", "revision?": int } } } };
