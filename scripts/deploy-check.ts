@@ -53,14 +53,14 @@ if (day && day.status !== "generating") {
   record("edge cache", cache === "hit" || cache === "miss", `second snapshot read: X-Mosaic-Cache ${cache} (hit once spectators share a revision; "(none)" means an old build)`);
 }
 
-const list2 = await fetch(`${base}/mcp`, {
+const listed = await fetch(`${base}/mcp`, {
   method: "POST",
-  headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+  headers: { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": "2025-11-25" },
   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
 });
-const listText = await list2.text();
-const noStart = !listText.includes("start_mosaic");
-record("MCP tools", list2.status === 200 && listText.includes('"join"') && noStart, `POST /mcp tools/list → ${list2.status}${noStart ? ", no start_mosaic (daily server)" : ", start_mosaic offered: MOSAIC_DAILY is not 1"}`);
+const tools = (((await listed.json().catch(() => ({}))) as { result?: { tools?: Array<{ name: string }> } }).result?.tools ?? []).map((t) => t.name);
+const daily = !tools.includes("start_mosaic");
+record("MCP tools", listed.status === 200 && tools.includes("join") && daily, `POST /mcp tools/list → ${listed.status}: ${tools.join(", ")}${daily ? " (no start_mosaic: the daily server)" : "; start_mosaic offered: MOSAIC_DAILY is not 1"}`);
 
 const site = await fetch(`${base}/`);
 record("site", site.status === 200 && (site.headers.get("content-type") ?? "").includes("text/html"), `GET / → ${site.status} ${site.headers.get("content-type")}`);
