@@ -10,6 +10,8 @@ export interface Env {
   /** The history across days (SPEC §11.1): one instance, "history". */
   HISTORY: HistoryObjectNamespace;
   ARCHIVES: R2Bucket;
+  /** Relays of the live feed: they hold spectator sockets (src/live/relay-object.ts). */
+  RELAYS: RelayObjectNamespace;
   ASSETS: Fetcher;
   /** "1" on the hosted daily server (SPEC §9). */
   MOSAIC_DAILY: string;
@@ -23,4 +25,14 @@ export interface Env {
   OAUTH_KV: KVNamespace;
   /** Seconds an OAuth access token lives (default 900, at least 60); tests shorten it. */
   MOSAIC_OAUTH_ACCESS_TTL?: string;
+  /** Seconds a public read at the head is served from the edge cache: "1" in production, "0" locally (src/http/edge-cache.ts). */
+  MOSAIC_EDGE_CACHE_S: string;
+  /** Relays per field's live feed, each holding its share of the spectators ("16" when unset; docs/scale.md). */
+  MOSAIC_LIVE_RELAYS?: string;
+  /** Rate limits (wrangler.toml `[[ratelimits]]`, docs/deploy.md): key and sign-in routes per address. */
+  LIMIT_KEYS: RateLimit;
+  /** /mcp per client address. */
+  LIMIT_MCP_ADDRESS: RateLimit;
+  /** /mcp per machine (its credential). */
+  LIMIT_MCP_MACHINE: RateLimit;
 }

@@ -6,6 +6,7 @@ export { FieldObject } from "./game/field-object";
 export { RegistryObject } from "./game/registry-object";
 export { IdentityObject } from "./identity/identity-object";
 export { HistoryObject } from "./history-store/history-object";
+export { RelayObject } from "./live/relay-object";
 
 const app = createApp();
 

@@ -2,7 +2,7 @@
 declare namespace Cloudflare {
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject" | "HistoryObject";
+    durableNamespaces: "FieldObject" | "IdentityObject" | "RegistryObject" | "HistoryObject" | "RelayObject";
   }
   // An interface cannot extend an import() type directly (skipLibCheck hid that): go through an alias.
   type ProjectEnv = import("./env").Env;
@@ -16,3 +16,4 @@ type FieldObjectNamespace = DurableObjectNamespace<import("./game/field-object")
 type IdentityObjectNamespace = DurableObjectNamespace<import("./identity/identity-object").IdentityObject>;
 type RegistryObjectNamespace = DurableObjectNamespace<import("./game/registry-object").RegistryObject>;
 type HistoryObjectNamespace = DurableObjectNamespace<import("./history-store/history-object").HistoryObject>;
+type RelayObjectNamespace = DurableObjectNamespace<import("./live/relay-object").RelayObject>;

@@ -60,7 +60,8 @@ let writeLatencies: number[] = [];
 
 /** One agent committing the true values of its frontier tiles, a few cells per write, at its share of the rate. */
 async function writer(base: string, gameId: string, field: Field, index: number, stop: () => boolean): Promise<number> {
-  const machine = `m-${(0xbe00 + index).toString(16).padStart(16, "0")}`;
+  // Machines of their own per phase: a development seat already taken gives a rejoin no agent_secret.
+  const machine = `m-${(0xbe00 + 0x100 * phaseNo + index).toString(16).padStart(16, "0")}`;
   const join = await tool(base, "join", { game_id: gameId, machine_id: machine, session: "1", model: "bench", harness: "bench-live" });
   const seat = join.structuredContent as { agent: string; agent_secret: string };
   const interval = (1000 * WRITERS) / RATE;
@@ -192,7 +193,11 @@ interface Phase {
   load: string;
 }
 
+/** Which phase is running (writers' machine ids). */
+let phaseNo = 0;
+
 async function phase(base: string, gameId: string, field: Field, spectators: number, serverPid: number): Promise<Phase> {
+  phaseNo++;
   const snapshot = (await (await fetch(`${base}/api/games/${gameId}/snapshot`)).json()) as { revision: number };
   const from = snapshot.revision;
   const listeners = await startSpectators(base, gameId, from, spectators);

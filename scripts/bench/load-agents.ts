@@ -10,7 +10,10 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { playAgent, type AgentOptions, type AgentSummary } from "../../agent";
 import { WireTap, type TappedCall } from "../../test/support/wire-tap";
 
-type ThreadOptions = Omit<AgentOptions, "log" | "signal">;
+type ThreadOptions = Omit<AgentOptions, "log" | "signal"> & {
+  /** Sent as CF-Connecting-IP: the thread's agents act as callers from that address (the flood benchmark). */
+  address?: string;
+};
 
 /** At most this many threads; more agents share them (64 agents: 4 per thread). Sixty-four threads at once stalled before play on a 2-core machine. */
 export const MAX_THREADS = 16;
@@ -76,13 +79,24 @@ async function playOnThread(agents: ThreadOptions[]): Promise<void> {
   // the thread alive until the main thread ends it.
   setInterval(() => undefined, 1 << 30);
   await warmUp(new URL("/api/health", agents[0].url));
-  const tap = new WireTap(globalThis.fetch.bind(globalThis));
+  const inner = globalThis.fetch.bind(globalThis);
+  const address = agents[0].address;
+  const tap = new WireTap(address ? withAddress(inner, address) : inner);
   tap.install((h) => h.get("authorization")?.slice(-12) ?? "anonymous");
   parentPort!.postMessage({ kind: "ready" });
   await new Promise<void>((resolve) => parentPort!.once("message", () => resolve()));
-  const summaries = await Promise.all(agents.map((options) => playAgent(options)));
+  const summaries = await Promise.all(agents.map(({ address: _address, ...options }) => playAgent(options)));
   await tap.settle();
   parentPort!.postMessage({ kind: "played", summaries, calls: tap.calls, timeOrigin: performance.timeOrigin });
+}
+
+/** `fetch` with every request marked as coming from `address`, as Cloudflare's edge marks it. */
+function withAddress(inner: typeof fetch, address: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set("CF-Connecting-IP", address);
+    return inner(input, { ...init, headers });
+  };
 }
 
 /** One health request, so the thread's HTTP client is loaded; a refused one is tried again (64 threads start at once). */

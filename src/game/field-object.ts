@@ -17,6 +17,7 @@ import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
 import { FaultHook, type FaultPlan } from "./fault-hook";
+import type { RelayOpening } from "../live/live-feed";
 
 export type { CallerOutcome, CreateArgs, FieldShape, FieldStatus, JoinArgs, LogHead, Manifest, ObserveArgs, Outcome, WriteArgs } from "./field-types";
 export { agentMachine } from "./field-types";
@@ -154,6 +155,21 @@ export class FieldObject extends DurableObject<Env> {
 
   override async webSocketError(ws: WebSocket): Promise<void> {
     this.live.feed.close(ws, 1011, "error");
+  }
+
+  /** A relay's spectator connects (src/live/relay-object.ts): subscribes the relay, answers the socket's opening. */
+  async relayJoin(relay: string, from: number): Promise<RelayOpening> {
+    return this.live.feed.relayJoin(relay, from);
+  }
+
+  /** The events a relay missed, after revision `from`. */
+  async relayCatchUp(from: number): Promise<{ head: number; messages: string[] }> {
+    return this.live.feed.relayCatchUp(from);
+  }
+
+  /** A relay's last socket closed. */
+  async relayLeave(relay: string): Promise<void> {
+    this.live.feed.relayLeave(relay);
   }
 
   async spectatorSnapshot(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {

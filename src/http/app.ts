@@ -10,6 +10,7 @@ import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { oauthRoutes } from "./oauth-routes";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
+import { limitByAddress, SIGN_IN_PREFIXES } from "./middleware/rate-limit";
 import { routeMethods } from "./route-methods";
 import { routeError } from "./route-errors";
 import { spectatorRoutes } from "./spectator-routes";
@@ -30,6 +31,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   // First, so that every public read answer (and every refusal of one) is readable cross-origin.
   app.use("*", publicCors);
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
+  // Key and sign-in routes, per client address, before any of them runs (docs/deploy.md).
+  app.use("*", limitByAddress("LIMIT_KEYS", SIGN_IN_PREFIXES));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
   // The signed-in MCP URL (SPEC §8.1): the same chain as /mcp behind OAuth, guarding its own body too.

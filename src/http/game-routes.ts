@@ -1,10 +1,11 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { Env } from "../env";
 import { retryRead } from "../game/object-failures";
 import { EVENTS_PAGE_MAX, type PublicQuery } from "../game/public-reads";
 import { listGames } from "../game/registry";
-import { existingField } from "./known-fields";
-import { hashedJson, jsonAnswer, jsonError, noSuchGame } from "./public-json";
+import { cachedRead, headTtl, waitUntilOf } from "./edge-cache";
+import { existingField, GAME_ID_RE } from "./known-fields";
+import { hashedJson, jsonError, missingBody, noSuchGame } from "./public-json";
 
 /**
  * The public read API of fields (SPEC §9, §10): the list, a field's manifest, its tile hashes, the
@@ -17,13 +18,13 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
 
   app.get("/api/games", async (c) => hashedJson(c.req.raw, JSON.stringify({ games: await listGames(c.env) })));
 
-  app.get("/api/games/:id", (c) => fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "manifest" }));
-  app.get("/api/games/:id/hashes", (c) => fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "hashes" }));
+  app.get("/api/games/:id", (c) => fieldRead(c, c.req.param("id"), { kind: "manifest" }));
+  app.get("/api/games/:id/hashes", (c) => fieldRead(c, c.req.param("id"), { kind: "hashes" }));
 
   app.get("/api/games/:id/tiles", (c) => {
     const rect = parseRect(c.req.query("rect"));
     if (!rect) return jsonError(400, "bad_input", "rect=x,y,w,h is required: four non-negative integers, w and h at least 1");
-    return fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "tiles", rect });
+    return fieldRead(c, c.req.param("id"), { kind: "tiles", rect });
   });
 
   app.get("/api/games/:id/events", (c) => {
@@ -33,18 +34,21 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
     if (limit === null || limit < 1 || limit > EVENTS_PAGE_MAX) return jsonError(400, "bad_input", `limit must be an integer 1..${EVENTS_PAGE_MAX}`);
     // Events are rev ≥ from and the first is rev 1, so 0 (what live?from=0 starts at) is the start too:
     // asked as 1, so both share one answer and one ETag.
-    return fieldRead(c.env, c.req.raw, c.req.param("id"), { kind: "events", from: Math.max(from, 1), limit });
+    return fieldRead(c, c.req.param("id"), { kind: "events", from: Math.max(from, 1), limit });
   });
 
   return app;
 }
 
-async function fieldRead(env: Env, request: Request, gameId: string, query: PublicQuery): Promise<Response> {
-  const stub = await existingField(env, gameId);
-  if (!stub) return noSuchGame(gameId);
-  // A read: tried again after a reset or transient failure, each time through a fresh stub.
-  const answer = await retryRead(() => env.FIELDS.getByName(gameId).publicRead(query, request.headers.get("If-None-Match")));
-  return jsonAnswer(answer.status, answer.body, answer.etag, answer.immutable === true);
+/** A field's public read through the edge cache (edge-cache.ts): the object is asked only on a miss. */
+async function fieldRead(c: Context<{ Bindings: Env }>, gameId: string, query: PublicQuery): Promise<Response> {
+  if (!GAME_ID_RE.test(gameId)) return noSuchGame(gameId);
+  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: false, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async (ifNoneMatch) => {
+    const stub = await existingField(c.env, gameId);
+    if (!stub) return { status: 404, body: missingBody(gameId) };
+    // A read: tried again after a reset or transient failure, each time through a fresh stub.
+    return retryRead(() => c.env.FIELDS.getByName(gameId).publicRead(query, ifNoneMatch));
+  });
 }
 
 function parseRect(value: string | undefined): [number, number, number, number] | null {

@@ -7,6 +7,7 @@ import { bodyLimit } from "./middleware/body-limit";
 import { bomCrTolerance } from "./middleware/bom-cr";
 import { mcpCors } from "./middleware/cors";
 import { jsonBody } from "./middleware/json-body";
+import { mcpRateLimit } from "./middleware/mcp-rate-limit";
 import { originHostGuard } from "./middleware/origin-host";
 import { utf8Body } from "./middleware/utf8-body";
 import { withRequestId } from "./route-errors";
@@ -29,7 +30,8 @@ export interface McpRouteOptions extends McpServeOptions {
 /**
  * `/mcp` (SPEC §7): streamable HTTP, stateless, both protocol eras on one endpoint. The edge
  * checks run in order, each refusing with its own status and JSON-RPC code before the next:
- * CORS (and preflight) → Origin/Host → body limit → UTF-8 → BOM/CR → JSON → one message (no batch).
+ * CORS (and preflight) → Origin/Host → body limit → UTF-8 → BOM/CR → JSON → one message (no batch)
+ * → rate limits (per address and per machine).
  */
 export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -45,7 +47,7 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
     timeoutMs: options.bodyTimeoutMs,
     refuse: (status, message) => jsonRpcErrorResponse(status, status === 413 ? INVALID_REQUEST : SERVER_ERROR, `Request refused: ${message}`),
   });
-  app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, async (c) => {
+  app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, mcpRateLimit, async (c) => {
     const message = c.get("message");
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
     if (options.signedIn) ctx.signedIn = await options.signedIn(c);

@@ -16,7 +16,12 @@ export function jsonError(status: number, code: string, message: string): Respon
 
 /** The 404 of every route under /api/games/:id: the id is no field the registry knows. */
 export function noSuchGame(gameId: string): Response {
-  return jsonError(404, "missing", `no such game: ${JSON.stringify(gameId.slice(0, 80))} (GET /api/games lists them)`);
+  return new Response(missingBody(gameId), { status: 404, headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store" } });
+}
+
+/** The body of that 404. */
+export function missingBody(gameId: string): string {
+  return JSON.stringify({ error: { code: "missing", message: `no such game: ${JSON.stringify(gameId.slice(0, 80))} (GET /api/games lists them)` } });
 }
 
 /** A ready JSON text with its ETag, or 304 when the client's If-None-Match holds it. */

@@ -2,7 +2,9 @@ import { Hono, type Context } from "hono";
 import type { Env } from "../env";
 import type { SpectatorAnswer } from "../live/live-duties";
 import { existingField, GAME_ID_RE } from "./known-fields";
-import { clientAcceptsGzip, jsonError, noSuchGame } from "./public-json";
+import { cachedRead, headTtl, waitUntilOf } from "./edge-cache";
+import { RELAY_GAME_HEADER, RELAY_NAME_HEADER } from "../live/relay-object";
+import { jsonError, noSuchGame } from "./public-json";
 
 /**
  * The spectator's routes (docs/spectator.md, SPEC §10): the snapshot, the live feed, the
@@ -12,23 +14,10 @@ import { clientAcceptsGzip, jsonError, noSuchGame } from "./public-json";
 export function spectatorRoutes(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
 
-  app.get("/api/games/:id/snapshot", async (c) => {
-    const stub = await fieldOf(c);
-    if (stub instanceof Response) return stub;
-    return answer(c, await stub.spectatorSnapshot(c.req.header("If-None-Match") ?? null));
-  });
-
-  app.get("/api/games/:id/leaderboard", async (c) => {
-    const stub = await fieldOf(c);
-    if (stub instanceof Response) return stub;
-    return answer(c, await stub.leaderboard(c.req.header("If-None-Match") ?? null));
-  });
-
-  app.get("/api/games/:id/analysis", async (c) => {
-    const stub = await fieldOf(c);
-    if (stub instanceof Response) return stub;
-    return answer(c, await stub.analysis(c.req.header("If-None-Match") ?? null));
-  });
+  // Through the edge cache (edge-cache.ts): a crowd reading the same answer costs the object one read.
+  app.get("/api/games/:id/snapshot", (c) => cachedSpectatorRead(c, (stub, inm) => stub.spectatorSnapshot(inm)));
+  app.get("/api/games/:id/leaderboard", (c) => cachedSpectatorRead(c, (stub, inm) => stub.leaderboard(inm)));
+  app.get("/api/games/:id/analysis", (c) => cachedSpectatorRead(c, (stub, inm) => stub.analysis(inm)));
 
   app.get("/api/games/:id/live", async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
@@ -36,10 +25,28 @@ export function spectatorRoutes(): Hono<{ Bindings: Env }> {
     }
     const stub = await fieldOf(c);
     if (stub instanceof Response) return stub;
-    return stub.fetch(c.req.raw);
+    // Spectators are spread over the field's relays (src/live/relay-object.ts, docs/scale.md):
+    // the field sends each batch once per relay, and the relays hold the sockets.
+    const id = c.req.param("id")!;
+    const name = `${id}#${relayIndex(relayCount(c.env.MOSAIC_LIVE_RELAYS))}`;
+    const request = new Request(c.req.raw);
+    request.headers.set(RELAY_GAME_HEADER, id);
+    request.headers.set(RELAY_NAME_HEADER, name);
+    return c.env.RELAYS.getByName(name).fetch(request);
   });
 
   return app;
+}
+
+/** Relays per field from `MOSAIC_LIVE_RELAYS` (default 16, at most 1,000). */
+export function relayCount(value: string | undefined): number {
+  const n = Number(value ?? "16");
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 1000) : 16;
+}
+
+/** A relay for a new spectator, uniformly (routing only: nothing in play depends on it). */
+function relayIndex(count: number): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0] % count;
 }
 
 type FieldStub = DurableObjectStub<import("../game/field-object").FieldObject>;
@@ -51,17 +58,12 @@ async function fieldOf(c: Context<{ Bindings: Env }>): Promise<FieldStub | Respo
   return (await existingField(c.env, id)) ?? noSuchGame(id);
 }
 
-/** A field object's answer as an HTTP response: cacheable JSON with its ETag, gzip when accepted. */
-function answer(c: Context<{ Bindings: Env }>, a: SpectatorAnswer): Response {
-  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", Vary: "Accept-Encoding" });
-  if (a.etag) {
-    headers.set("ETag", a.etag);
-    // Revalidate every time: the ETag names the revision, so a 304 is cheap and never stale.
-    headers.set("Cache-Control", "public, no-cache");
-  } else headers.set("Cache-Control", "no-store");
-  if (a.retryAfter !== undefined) headers.set("Retry-After", String(a.retryAfter));
-  if (a.status === 304) return new Response(null, { status: 304, headers });
-  // The runtime compresses the body itself when Content-Encoding is set.
-  if (a.body.length > 1024 && clientAcceptsGzip(c.req.raw)) headers.set("Content-Encoding", "gzip");
-  return new Response(a.body, { status: a.status, headers });
+/** A spectator read from the edge cache, or from the field's object on a miss; gzip when accepted. */
+function cachedSpectatorRead(c: Context<{ Bindings: Env }>, read: (stub: FieldStub, ifNoneMatch: string | null) => Promise<SpectatorAnswer>): Promise<Response> | Response {
+  if (!GAME_ID_RE.test(c.req.param("id") ?? "")) return jsonError(400, "bad_input", "game id must match ^[a-zA-Z0-9_-]{1,80}$");
+  return cachedRead(c.req.raw, { waitUntil: waitUntilOf(c), gzip: true, headTtlS: headTtl(c.env.MOSAIC_EDGE_CACHE_S) }, async (ifNoneMatch) => {
+    const stub = await fieldOf(c);
+    if (stub instanceof Response) return { status: stub.status, body: await stub.text() };
+    return read(stub, ifNoneMatch);
+  });
 }

@@ -2,6 +2,7 @@ import type { ChainedEvent } from "../referee/types";
 import type { LiveHost } from "./live-host";
 import { packTiles, type LiveMessage, type LogHead, type PublicEvent, type SpectatorModel, type TileGeometry } from "../spectator";
 import type { LiveStore } from "./live-store";
+import { RelaySubscribers } from "./relay-subscribers";
 import { spectatorGate } from "./spectator-gate";
 import type { SpectatorState } from "./spectator-state";
 
@@ -28,6 +29,11 @@ interface Pending {
   /** Tiles the event made visible (null: unknown, work them out from the model at the head). */
   tiles: number[] | null;
 }
+
+/** A relay's spectator joining: what to send it, or the refusal to answer the upgrade with. */
+export type RelayOpening =
+  | { ok: true; head: number; messages: string[] }
+  | { ok: false; status: number; body: string; retryAfter?: number };
 
 interface Attachment {
   from: number;
@@ -57,11 +63,14 @@ export class LiveFeed {
    */
   private socketCount: number | null = null;
 
+  private readonly relays: RelaySubscribers;
+
   constructor(
     private readonly f: LiveHost,
     private readonly state: SpectatorState,
     private readonly store: LiveStore,
   ) {
+    this.relays = new RelaySubscribers(f, store);
     // Pings are answered by the runtime without waking the object.
     f.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
@@ -97,22 +106,53 @@ export class LiveFeed {
 
     // A socket that connects while none is open starts the broadcast position at the head.
     const open = this.openSockets();
-    if (open === 0) this.setSentRev(model.revision);
+    if (open === 0 && this.relays.count() === 0) this.setSentRev(model.revision);
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.f.ctx.acceptWebSocket(server, [SPECTATOR_TAG]);
     this.socketCount = open + 1;
     server.serializeAttachment({ from, connectedAt: Date.now() } satisfies Attachment);
-    send(server, { type: "hello", game_id: model.gameId, from, log_head: model.head, status: model.status, fog: model.fog });
-    this.catchUp(server, model, from);
+    for (const text of this.opening(model, from)) server.send(text);
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** Sends the stored events after `from` up to the head, or a resync when that cannot be done. */
-  private catchUp(ws: WebSocket, model: SpectatorModel, from: number): void {
+  /**
+   * A relay's spectator connects from `from` (relay-object.ts): the relay is subscribed to the
+   * batches and gets the socket's hello and catch-up to send, or the refusal to answer instead.
+   */
+  relayJoin(relay: string, from: number): RelayOpening {
+    const gate = spectatorGate(this.f);
+    if (gate) return { ok: false, status: gate.status, body: gate.body, retryAfter: gate.retryAfter };
+    const model = this.state.current();
+    if (!model) return { ok: false, status: 409, body: JSON.stringify({ error: { code: "failed", message: this.f.loadError ?? "the field could not be loaded" } }) };
+    const at = from < 0 ? model.revision : from;
+    if (this.openSockets() === 0 && this.relays.count() === 0) this.setSentRev(model.revision);
+    this.relays.add(relay);
+    return { ok: true, head: model.revision, messages: this.opening(model, at) };
+  }
+
+  /** The events after `from` to the head, for a relay that missed a batch (or a resync). */
+  relayCatchUp(from: number): { head: number; messages: string[] } {
+    const model = this.state.current();
+    if (!model) return { head: from, messages: [] };
+    return { head: model.revision, messages: this.catchUp(model, from) };
+  }
+
+  /** A relay whose last socket closed. */
+  relayLeave(relay: string): void {
+    this.relays.remove(relay);
+  }
+
+  /** What a new socket is sent first: the hello, then the catch-up from `from` (or a resync). */
+  private opening(model: SpectatorModel, from: number): string[] {
+    const hello = JSON.stringify({ type: "hello", game_id: model.gameId, from, log_head: model.head, status: model.status, fog: model.fog } satisfies LiveMessage);
+    return [hello, ...this.catchUp(model, from)];
+  }
+
+  /** The stored events after `from` up to the head as messages, or a resync when that cannot be done. */
+  private catchUp(model: SpectatorModel, from: number): string[] {
     if (from > model.revision) {
-      send(ws, { type: "resync", reason: `revision ${from} is ahead of the field (head ${model.revision})`, log_head: model.head });
-      return;
+      return [JSON.stringify({ type: "resync", reason: `revision ${from} is ahead of the field (head ${model.revision})`, log_head: model.head } satisfies LiveMessage)];
     }
     const batch: Pending[] = [];
     let bytes = 0;
@@ -126,24 +166,24 @@ export class LiveFeed {
         batch.push({ rev: Number(e.rev), text, tiles: null });
       }
       if (bytes > MAX_CATCH_UP_BYTES) {
-        send(ws, { type: "resync", reason: `more than ${MAX_CATCH_UP_BYTES >> 20} MB of events behind: load a snapshot`, log_head: model.head });
-        return;
+        return [JSON.stringify({ type: "resync", reason: `more than ${MAX_CATCH_UP_BYTES >> 20} MB of events behind: load a snapshot`, log_head: model.head } satisfies LiveMessage)];
       }
       after = batch[batch.length - 1].rev;
     }
-    for (const text of this.messages(model, batch)) ws.send(text);
+    return this.messages(model, batch);
   }
 
   /** A committed event: queue it for the next batch (nothing to do without spectators). */
   onCommitted(event: ChainedEvent, newlyVisible: number[] | null): void {
-    const sockets = this.openSockets();
+    const sockets = this.openSockets() + this.relays.count();
     if (sockets === 0) {
       // Nobody to tell; the next socket starts the broadcast position afresh.
       this.pending = [];
       return;
     }
     this.pending.push({ rev: event.rev, text: JSON.stringify(event), tiles: newlyVisible });
-    this.timer ??= setTimeout(() => this.flush(), batchWindow(sockets));
+    // The window follows the busiest sender: this object's own sockets, or the fullest relay's.
+    this.timer ??= setTimeout(() => this.flush(), batchWindow(Math.max(this.openSockets(), this.relays.largest())));
   }
 
   /** Broadcasts every event from the broadcast position to the head, in order. */
@@ -152,7 +192,7 @@ export class LiveFeed {
     const sockets = this.sockets();
     const model = this.state.current();
     if (!model) return;
-    if (sockets.length === 0) {
+    if (sockets.length === 0 && this.relays.count() === 0) {
       this.pending = [];
       return;
     }
@@ -163,7 +203,8 @@ export class LiveFeed {
     }
     this.pending = [];
     if (batch.length === 0) return;
-    for (const text of this.messages(model, batch)) {
+    const texts = this.messages(model, batch);
+    for (const text of texts) {
       for (const ws of sockets) {
         try {
           ws.send(text);
@@ -172,6 +213,8 @@ export class LiveFeed {
         }
       }
     }
+    // Once per relay, however many sockets each holds.
+    if (this.relays.count() > 0) this.relays.deliver(model.gameId, texts, batch[0].rev, batch[batch.length - 1].rev);
     this.setSentRev(batch[batch.length - 1].rev);
   }
 
@@ -243,10 +286,6 @@ export class LiveFeed {
 /** The batching window for this many spectators (ms). */
 export function batchWindow(sockets: number): number {
   return Math.min(MAX_BATCH_MS, Math.max(BATCH_MS, Math.round(sockets / SENDS_PER_MS)));
-}
-
-function send(ws: WebSocket, message: LiveMessage): void {
-  ws.send(JSON.stringify(message));
 }
 
 function json(status: number, body: unknown): Response {
