@@ -10,7 +10,8 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        // MOSAIC_FAULTS: the objects' failure-injection hook, for tests only (src/game/fault-hook.ts).
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: { MOSAIC_FAULTS: "1" } } })],
         test: { name: "workers", include: ["test/workers/**/*.test.ts"], testTimeout: 60_000 },
       },
       {

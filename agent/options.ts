@@ -32,6 +32,11 @@ export interface AgentOptions {
   /** Self-reported at join (default "none"). */
   model?: string;
   tags?: Record<string, string>;
+  /**
+   * Share work with the other agents by rules all compute alike (agent/share.ts; default true).
+   * false: every agent works whatever it proves, as agents written by others do (benchmarks).
+   */
+  coordinate?: boolean;
   /** Reveal policy among equally informative tiles: toward open space (default) or toward other agents. */
   expand?: ExpandPolicy;
   /** Per call (default 30 s). */

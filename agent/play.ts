@@ -50,6 +50,8 @@ interface RevealAnswer extends TileView {
   seam?: Array<[number, 0 | 1]>;
   solved?: number[];
   revision: number;
+  /** The tile's own status; `status` is the field's (SPEC §6.1). */
+  tile_status?: string;
 }
 
 function percentiles(values: number[]): { p50: number; p95: number; max: number } {
@@ -238,7 +240,7 @@ class AgentRun {
     this.seat = this.seats.length - 1;
     this.board = new Board(r.data.agent);
     this.deducer = new Deducer(this.board);
-    this.share = new WorkShare(this.board);
+    this.share = new WorkShare(this.board, this.o.coordinate === false);
     this.board.revision = r.data.revision;
     this.log(`seated as ${r.data.agent}, seed tile ${seed ?? "none"}`);
     return seed !== null;
@@ -297,7 +299,7 @@ class AgentRun {
       this.seat = i;
       this.board = new Board(this.seats[i].agent);
       this.deducer = new Deducer(this.board);
-      this.share = new WorkShare(this.board);
+      this.share = new WorkShare(this.board, this.o.coordinate === false);
       const o = await this.observe();
       if (o && o.frontier && o.frontier.length > 0) {
         this.log(`switching to seat ${this.agent} (frontier ${o.frontier.length})`);
@@ -307,7 +309,7 @@ class AgentRun {
     }
     this.board = new Board(this.agent);
     this.deducer = new Deducer(this.board);
-    this.share = new WorkShare(this.board);
+    this.share = new WorkShare(this.board, this.o.coordinate === false);
     if (this.seats.length >= Math.min(3, this.o.maxSessions ?? 3)) return false;
     const base = this.o.session ?? "1";
     return this.join(`${base}.${this.seats.length + 1}`);
@@ -450,8 +452,9 @@ class AgentRun {
     // Revealed by this call (not a read of someone else's reveal): the tile is this agent's to work.
     if (a.changed !== false) this.share.noteRevealed(tile);
     board.revision = Math.max(board.revision, a.revision);
-    const view = board.upsertTile({ ...a, id: a.tile, status: "revealed" });
-    view.status = "revealed";
+    const tileStatus = a.tile_status === "solved" ? "solved" : "revealed";
+    const view = board.upsertTile({ ...a, id: a.tile, status: tileStatus });
+    view.status = tileStatus;
     for (const [cell, v] of [...(a.givens ?? []), ...(a.seam ?? [])]) board.setKnown(cell, v);
     const solved = a.solved ?? [];
     if (solved.length > 0) {

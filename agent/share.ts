@@ -30,7 +30,14 @@ export class WorkShare {
   /** Places computed since the board last changed (`refresh`): orders cost a scan of the agents. */
   private readonly places = new Map<number, number>();
 
-  constructor(private readonly board: Board) {}
+  /**
+   * `independent`: no sharing at all (every tile and proven cell is this agent's), as an agent
+   * written by others plays; the load benchmark measures the conflicts such agents meet (SPEC §4.9).
+   */
+  constructor(
+    private readonly board: Board,
+    private readonly independent = false,
+  ) {}
 
   /** The board changed (an answer or an observation): places are computed again. */
   refresh(): void {
@@ -106,6 +113,7 @@ export class WorkShare {
    * Someone else's hidden tile is waited for at most `LOOKS_PER_PLACE` looks.
    */
   othersHold(tile: number): boolean {
+    if (this.independent) return false;
     const t = this.board.tile(tile);
     if (!t || t.status === "solved") return false;
     if (t.status === "revealed" || this.board.frontier.includes(tile)) return !this.mayWork(tile);
@@ -126,6 +134,7 @@ export class WorkShare {
   mayCommit(cell: number): boolean {
     const tile = this.cellTile(cell);
     if (tile === null || this.othersHold(tile)) return false;
+    if (this.independent) return true;
     return !this.board.tilesOf(cell).some((t) => t !== tile && this.board.tile(t)?.status === "hidden" && this.othersHold(t));
   }
 
@@ -154,6 +163,7 @@ export class WorkShare {
 
   /** Whether some workable tile is another agent's for now (so the agent waits: it is not stuck). */
   othersHaveWork(): boolean {
+    if (this.independent) return false;
     for (const t of this.waiting.keys()) if (this.othersHold(t)) return true;
     return false;
   }

@@ -15,4 +15,6 @@ export interface Env {
   ALLOWED_ORIGINS: string;
   /** "1" only in local development: joins without a verified identity are allowed. */
   MOSAIC_DEV: string;
+  /** "1" only in tests: the objects accept failure injection (src/game/fault-hook.ts). Unset elsewhere. */
+  MOSAIC_FAULTS?: string;
 }

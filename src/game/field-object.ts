@@ -16,6 +16,7 @@ import { importPart, type ImportPart } from "./day-import";
 import { RegistryReporter } from "./registry-reporter";
 import { LiveDuties, type SpectatorAnswer } from "../live/live-duties";
 import type { UsageRow } from "../live/live-store";
+import { FaultHook, type FaultPlan } from "./fault-hook";
 
 export type { CallerOutcome, CreateArgs, FieldShape, FieldStatus, JoinArgs, LogHead, Manifest, ObserveArgs, Outcome, WriteArgs } from "./field-types";
 export { agentMachine } from "./field-types";
@@ -43,9 +44,12 @@ export class FieldObject extends DurableObject<Env> {
   private readonly context: FieldContext;
   /** Spectators: the model at the head, the live feed, snapshot, leaderboard (src/live). */
   private readonly live: LiveDuties;
+  /** Test-only failure injection (MOSAIC_FAULTS=1): see fault-hook.ts. */
+  private readonly faults: FaultHook;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.faults = new FaultHook(env.MOSAIC_FAULTS === "1", (reason) => ctx.abort(reason), () => ctx.storage.sync());
     this.context = new FieldContext(ctx, env, new FieldStore(ctx.storage.sql), (f) => new RegistryReporter(env, () => reads.summary(f), (p) => ctx.waitUntil(p)));
     this.live = new LiveDuties(this.context);
     this.subscribe(() => growWhenDue(this.context));
@@ -81,11 +85,11 @@ export class FieldObject extends DurableObject<Env> {
   }
 
   async join(args: JoinArgs): Promise<CallerOutcome> {
-    return writes.join(this.context, args);
+    return this.faults.around("join", () => writes.join(this.context, args));
   }
 
   async write(args: WriteArgs): Promise<CallerOutcome> {
-    return writes.write(this.context, args);
+    return this.faults.around("write", () => writes.write(this.context, args));
   }
 
   /** The machine's identity object: tokens of `machineId` before `epoch` were replaced (src/identity/vouched-tokens.ts). */
@@ -112,7 +116,7 @@ export class FieldObject extends DurableObject<Env> {
   // ---- reads ----
 
   async observe(args: ObserveArgs): Promise<CallerOutcome> {
-    return reads.observeAsCaller(this.context, args);
+    return this.faults.around("observe", () => reads.observeAsCaller(this.context, args));
   }
 
   async status(): Promise<{ status: FieldStatus; revision: number; failure?: string }> {
@@ -120,17 +124,17 @@ export class FieldObject extends DurableObject<Env> {
   }
 
   async manifest(): Promise<Outcome<Manifest>> {
-    return reads.manifest(this.context);
+    return this.faults.around("manifest", () => reads.manifest(this.context));
   }
 
   /** A public API read (manifest, hashes, tiles of a rect, events) as JSON text with its ETag. */
   async publicRead(query: PublicQuery, ifNoneMatch: string | null = null): Promise<PublicAnswer> {
-    return publicRead(this.context, query, ifNoneMatch);
+    return this.faults.around("publicRead", () => publicRead(this.context, query, ifNoneMatch));
   }
 
   /** The public event log after revision `afterRev` (oldest first, at most 1,000). */
   async events(afterRev = 0, limit?: number): Promise<Outcome<{ events: Array<Record<string, unknown>>; log_head: LogHead }>> {
-    return reads.events(this.context, afterRev, limit);
+    return this.faults.around("events", () => reads.events(this.context, afterRev, limit));
   }
 
   // ---- spectators (src/live) ----
@@ -153,7 +157,7 @@ export class FieldObject extends DurableObject<Env> {
   }
 
   async spectatorSnapshot(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
-    return this.live.snapshot(ifNoneMatch);
+    return this.faults.around("spectatorSnapshot", () => this.live.snapshot(ifNoneMatch));
   }
 
   async leaderboard(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
@@ -162,6 +166,11 @@ export class FieldObject extends DurableObject<Env> {
 
   async analysis(ifNoneMatch: string | null = null): Promise<SpectatorAnswer> {
     return this.live.analysis(ifNoneMatch);
+  }
+
+  /** Tests only (refused unless MOSAIC_FAULTS=1): make later calls of one method fail (fault-hook.ts). */
+  async injectFault(plan: FaultPlan): Promise<{ ok: true } | { ok: false; error: { code: "bad_input"; message: string } }> {
+    return this.faults.arm(plan);
   }
 
   /** Tool calls and bytes served per machine, batched by the MCP layer. */

@@ -8,6 +8,7 @@ import { bodyLimit } from "./middleware/body-limit";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
 import { routeMethods } from "./route-methods";
+import { routeError } from "./route-errors";
 import { spectatorRoutes } from "./spectator-routes";
 import type { AppEnv } from "./types";
 
@@ -45,6 +46,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.route("/", gameRoutes());
   app.route("/", archiveRoutes());
   const methodsAt = routeMethods(() => app.routes);
+  // Anything a route throws answers in that route's format, logged with a request id (route-errors.ts).
+  app.onError((err, c) => routeError(err, c, isApiPath(c.req.path)));
   app.notFound((c) => (isApiPath(c.req.path) ? unknownRoute(c.req.method, c.req.path, methodsAt(c.req.path)) : c.env.ASSETS.fetch(c.req.raw)));
   return app as unknown as Hono<{ Bindings: Env }>;
 }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../env";
+import { retryRead } from "../game/object-failures";
 import { EVENTS_PAGE_MAX, type PublicQuery } from "../game/public-reads";
 import { listGames } from "../game/registry";
 import { existingField } from "./known-fields";
@@ -41,7 +42,8 @@ export function gameRoutes(): Hono<{ Bindings: Env }> {
 async function fieldRead(env: Env, request: Request, gameId: string, query: PublicQuery): Promise<Response> {
   const stub = await existingField(env, gameId);
   if (!stub) return noSuchGame(gameId);
-  const answer = await stub.publicRead(query, request.headers.get("If-None-Match"));
+  // A read: tried again after a reset or transient failure, each time through a fresh stub.
+  const answer = await retryRead(() => env.FIELDS.getByName(gameId).publicRead(query, request.headers.get("If-None-Match")));
   return jsonAnswer(answer.status, answer.body, answer.etag, answer.immutable === true);
 }
 

@@ -9,6 +9,7 @@ import { mcpCors } from "./middleware/cors";
 import { jsonBody } from "./middleware/json-body";
 import { originHostGuard } from "./middleware/origin-host";
 import { utf8Body } from "./middleware/utf8-body";
+import { withRequestId } from "./route-errors";
 import type { AppEnv } from "./types";
 
 /** The largest /mcp body accepted: far above any legal call (a 8192-cell retract is ~60 KB). */
@@ -43,7 +44,9 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
     const waitUntil = executionWaitUntil(c);
     if (waitUntil) ctx.waitUntil = waitUntil;
-    return serveMcp(c.req.raw, message, ctx, options);
+    const response = await serveMcp(c.req.raw, message, ctx, options);
+    // A tool whose call failed logged it under an id: the answer names it (failure-guard.ts).
+    return ctx.failed && ctx.requestId ? withRequestId(response, ctx.requestId) : response;
   });
   return app;
 }

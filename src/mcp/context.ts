@@ -25,6 +25,10 @@ export interface ToolContext {
   waitUntil?: (p: Promise<unknown>) => void;
   /** The machine this request's bearer token proved, once a tool resolved it (usage counting). */
   provenMachine?: string;
+  /** The request's id in the logs (`X-Request-Id`); set by the route. */
+  requestId?: string;
+  /** Set when a call failed under a tool and was logged: the route then returns the id in `X-Request-Id`. */
+  failed?: boolean;
 }
 
 const UNKNOWN: Harness = { name: "unknown", source: "unknown" };

@@ -17,21 +17,31 @@ export const ERROR_CODES = [
   "bad_input",
   "dead",
   "closed",
+  // Over a rate limit: wait `retry_after` seconds (SPEC §13.1).
+  "rate_limited",
+  // The service failed under the call (an object reset or overloaded, a storage error): retry
+  // after `retry_after` seconds; a write's outcome is unknown, so observe before resending it.
+  "unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The `structuredContent` of every failed tool call. */
 export interface ToolErrorPayload {
-  error: { code: ErrorCode; message: string; revision?: number; tiles?: number[]; cells?: number[]; known?: number[][] };
+  error: { code: ErrorCode; message: string; revision?: number; tiles?: number[]; cells?: number[]; known?: number[][]; retry_after?: number; request_id?: string };
 }
 
-/** What an error may carry besides its code and message: a conflict's current revision and what changed (SPEC §4.9). */
+/**
+ * What an error may carry besides its code and message: a conflict's current revision and what
+ * changed (SPEC §4.9); the seconds to wait and the request's id in the logs (`rate_limited`, `unavailable`).
+ */
 export interface ToolErrorExtra {
   revision?: number;
   tiles?: number[];
   cells?: number[];
   known?: number[][];
+  retry_after?: number;
+  request_id?: string;
 }
 
 /**
@@ -68,6 +78,8 @@ export function toolError(code: ErrorCode, message: string, extra: ToolErrorExtr
   if (extra.tiles !== undefined) error.tiles = extra.tiles;
   if (extra.cells !== undefined) error.cells = extra.cells;
   if (extra.known !== undefined) error.known = extra.known;
+  if (extra.retry_after !== undefined) error.retry_after = extra.retry_after;
+  if (extra.request_id !== undefined) error.request_id = extra.request_id;
   const structured = { error };
   return { isError: true, content: [{ type: "text", text: modelText(message, structured) }], structuredContent: structured };
 }

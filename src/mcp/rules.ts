@@ -20,7 +20,7 @@ THE PUZZLE
   2. no three equal values adjacent along the line;
   3. distinct: no two complete lines of the tile with the same orientation and length are equal.
   Nothing else links tiles: only shared cells.
-- m = how many solutions a tile has from its own givens alone: 2 (<= 64 cells), 3 (<= 196), 4 (more). Never 1: its solutions differ on cells shared with neighbours, so solved neighbours pin it (sometimes it takes two or more).
+- m = how many solutions a tile has from its own givens alone: 2 (<= 64 cells), 3 (<= 196), 4 (more). Never 1: its solutions differ on cells shared with neighbours, so solved neighbours pin it.
 - Every tile's shape, cells and m are public before it is revealed (outside fog); givens and values are earned.
 
 PLAY
@@ -40,11 +40,11 @@ PLAY
 - Writes name your agent and must prove your machine: the bearer token, or the agent_secret returned by a proof join.
 
 HEALTH (per machine per field; all its sessions share it)
-- The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retract and recommit add nothing); a wrong one every time; ignored cells and rejected guesses never. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells at a rate >= 4 %, or fewer than 300 cells with 30 wrong (reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays. Commit and observe {agent} answers carry health.
+- The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retract and recommit add nothing); a wrong one every time; ignored cells and rejected guesses never. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells at a rate >= 4 %, or fewer than 300 cells with 30 wrong (reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays.
 - Playing well: deduce with the three line rules first (writing code to deduce is allowed) and guess only where you must. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ (a rejected cell's true value is the other one). A solved tile's shared cells constrain its neighbours: reveal those next. If your forced share matters, commit the cells propagation forces before the others.
 
 REVISIONS
-- Every state change raises the field's revision. reveal, commit and retract carry expected_revision: the latest you saw. You get a conflict only when a cell you send became known or was retracted since, a tile containing it (for a reveal: that tile) was revealed or solved, or expected_revision is ahead of the field (never on a re-reveal: a read); error.revision is the current one, error.tiles/error.cells what changed, error.known the values of those now known. Every write answers changed: true|false (false: nothing stored).
+- reveal, commit and retract carry expected_revision, the latest revision you saw. Cells known since are ignored with v. A conflict comes only when it misled you: a commit cell known since with the other value, a retract cell another session of your machine changed since, or one ahead of the field (never on a re-reveal: a read); error.revision is the current one, error.tiles/error.cells what changed, error.known their values. Writes answer changed: true|false (false: nothing stored). status is always the field's; a tile's is tile_status.
 
 GROWTH AND FOG
 - A growing field adds a ring of tiles around the cluster on a timer, when enough tiles are revealed or solved, or when all are solved. Ids continue; known cells never change. It ends only when a growth finds no room and every tile is solved (a daily field also ends with its day).
@@ -54,7 +54,7 @@ TOKENS
 - Every answer's text is a one-line summary, a newline, then the compact JSON of structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
-- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe or list_games), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed. Nothing changes on an error.
+- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed, rate_limited, unavailable (retry after error.retry_after s). Nothing changes on an error.
 `;
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */

@@ -1,9 +1,8 @@
-import type { Board } from "./board";
 import type { Machine, Agent } from "./seats";
 import type { RefereeState } from "./state";
 import type { RefereeError } from "./types";
 import { checkExpectedRevision } from "./validate";
-import { named } from "../text/wording";
+import { idList, named } from "../text/wording";
 
 /**
  * Checks shared by reveal, commit and retract, in this order: the field is open, the agent is
@@ -41,68 +40,105 @@ export function closedError(state: RefereeState): RefereeError {
   return { code: "closed", message: "this field is closed (its day has ended); no more writes are accepted", revision: state.revision };
 }
 
-/** What a write depends on (SPEC §4.9): its own cells and the tiles containing them (or the revealed tile). */
-export interface ConflictScope {
-  cells: Iterable<number>;
-  tiles: Iterable<number>;
-}
-
-/** The tiles covering any of `cells` (each once): the tiles a commit or retract depends on. */
-export function tilesCovering(board: Board, cells: readonly number[]): Set<number> {
-  const tiles = new Set<number>();
-  for (const cell of cells) for (const t of board.tilesOf(cell)) tiles.add(t);
-  return tiles;
-}
-
 /**
- * Scoped optimistic concurrency (SPEC §4.9): refuse only when one of the write's own cells became
- * known or was retracted after `expected`, or one of its tiles changed status (revealed, solved,
- * grown into being). Other cells of the same tiles may change freely: group mates working on
- * one tile do not block each other. A revision from the future is refused the same way. The
- * board stamps what each write touched, so this costs O(batch).
+ * Any write whose `expected_revision` is ahead of the field conflicts (SPEC §4.9); a malformed
+ * one is `bad_input`. Nothing else about the revision refuses a write by itself.
  */
-export function conflictCheck(state: RefereeState, expected: unknown, scope: ConflictScope): RefereeError | null {
+export function revisionCheck(state: RefereeState, expected: unknown): RefereeError | null {
   const bad = checkExpectedRevision(expected);
   if (bad) return bad;
   const exp = expected as number;
   const current = state.revision;
-  if (exp > current) {
-    return {
-      code: "conflict",
-      message: `expected_revision ${exp} is ahead of the field (revision ${current}); retry with expected_revision ${current}`,
-      revision: current,
-      tiles: [],
-      cells: [],
-      known: [],
-    };
-  }
-  const { board } = state;
-  const tiles = new Set<number>();
-  const cells = new Set<number>();
-  for (const t of scope.tiles) if (board.statusAt[t] > exp) tiles.add(t);
-  for (const c of scope.cells) if (board.cellAt[c] > exp) cells.add(c);
-  if (tiles.size === 0 && cells.size === 0) return null;
-  const changedTiles = [...tiles].sort((a, b) => a - b);
-  const changedCells = [...cells].sort((a, b) => a - b);
-  // Known cells lie in revealed tiles, whose values are public: the caller gets them here rather than by another observe.
-  const known: number[][] = [];
-  const retracted: number[] = [];
-  for (const c of changedCells) {
-    const v = board.known[c];
-    if (v === 0 || v === 1) known.push([c, v]);
-    else retracted.push(c);
-  }
-  const parts: string[] = [];
-  if (changedTiles.length) parts.push(`${named("tile", changedTiles)} changed status (revealed or solved)`);
-  if (known.length) parts.push(`${named("cell", known.map(([c]) => c))} became known (values in known)`);
-  if (retracted.length) parts.push(`${named("cell", retracted)} ${retracted.length === 1 ? "was" : "were"} retracted`);
+  if (exp <= current) return null;
   return {
     code: "conflict",
-    message: `since your expected_revision ${exp}, ${parts.join("; ")}; retry with expected_revision ${current}`,
+    message: `expected_revision ${exp} is ahead of the field (revision ${current}); retry with expected_revision ${current}`,
     revision: current,
-    tiles: changedTiles,
-    cells: changedCells,
-    known,
+    tiles: [],
+    cells: [],
+    known: [],
   };
 }
 
+/**
+ * A commit conflicts only where the stale view is contradicted (SPEC §4.9): a cell it sends became
+ * known after `expected` with the other value. A cell that became known with the value sent is
+ * ignored as known later, like any known cell; tiles revealed or solved meanwhile and other
+ * cells of the same tiles never conflict. One stamp per cell (`cellAt`): O(batch).
+ */
+export function commitConflict(state: RefereeState, expected: unknown, pairs: ReadonlyArray<readonly [number, 0 | 1]>): RefereeError | null {
+  const ahead = revisionCheck(state, expected);
+  if (ahead) return ahead;
+  const exp = expected as number;
+  const { board } = state;
+  const contradicted = new Set<number>();
+  for (const [cell, v] of pairs) {
+    const known = board.known[cell];
+    if (board.cellAt[cell] > exp && known !== -1 && known !== v) contradicted.add(cell);
+  }
+  if (contradicted.size === 0) return null;
+  const cells = [...contradicted].sort((a, b) => a - b);
+  return conflictError(
+    state,
+    exp,
+    cells,
+    `${named("cell", cells)} became known with the other value than you sent (values in known): your view was stale there; drop ${cells.length === 1 ? "it" : "them"} and retry with expected_revision ${state.revision}`,
+  );
+}
+
+/**
+ * A retract conflicts only when a cell it names was committed or retracted after `expected` by
+ * another session of the caller's own machine (SPEC §4.9): the machine's sessions share its
+ * cells, so one session may be about to withdraw what another just (re)placed. Anything else is
+ * judged as usual (another machine's cells, givens and solved tiles are ignored with a reason).
+ */
+export function retractConflict(state: RefereeState, expected: unknown, cells: readonly number[], caller: Agent): RefereeError | null {
+  const ahead = revisionCheck(state, expected);
+  if (ahead) return ahead;
+  const exp = expected as number;
+  const { board, seats } = state;
+  const changed = new Set<number>();
+  const sessions = new Set<string>();
+  for (const cell of cells) {
+    if (board.cellAt[cell] <= exp) continue;
+    const by = board.cellBy[cell];
+    if (by < 0 || by === caller.index) continue;
+    const other = seats.agents[by];
+    if (other.machine !== caller.machine) continue;
+    changed.add(cell);
+    sessions.add(other.id);
+  }
+  if (changed.size === 0) return null;
+  const list = [...changed].sort((a, b) => a - b);
+  return conflictError(
+    state,
+    exp,
+    list,
+    `${named("cell", list)} ${list.length === 1 ? "was" : "were"} committed or retracted by another session of your machine (${idList([...sessions].sort(), 3)}) (values now known in known); retry with expected_revision ${state.revision} if you still mean it`,
+  );
+}
+
+/**
+ * The conflict error (SPEC §4.9): the current revision, the cells that changed, the tiles
+ * covering them whose status changed since `exp`, and the values of those cells now known.
+ * Known cells lie in revealed tiles, whose values are public: the caller learns them here
+ * rather than by another observe.
+ */
+function conflictError(state: RefereeState, exp: number, cells: number[], what: string): RefereeError {
+  const { board } = state;
+  const tiles = new Set<number>();
+  for (const c of cells) for (const t of board.tilesOf(c)) if (board.statusAt[t] > exp) tiles.add(t);
+  const known: number[][] = [];
+  for (const c of cells) {
+    const v = board.known[c];
+    if (v === 0 || v === 1) known.push([c, v]);
+  }
+  return {
+    code: "conflict",
+    message: `since your expected_revision ${exp}, ${what}`,
+    revision: state.revision,
+    tiles: [...tiles].sort((a, b) => a - b),
+    cells,
+    known,
+  };
+}

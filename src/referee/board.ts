@@ -28,6 +28,7 @@ export interface BoardSnapshot {
   origin: string;
   givenShown: string;
   cellAt: string;
+  cellBy: string;
   solvedOrder: number[];
   knownCount: number;
 }
@@ -62,6 +63,11 @@ export class Board {
   readonly givenShown: Uint8Array;
   /** Revision at which each cell last became known or was retracted (0: never). */
   readonly cellAt: Int32Array;
+  /**
+   * Agent index of the commit or retract that last changed each cell (-1: never, or a given): a
+   * retract conflicts only with another session of its own machine (SPEC §4.9).
+   */
+  readonly cellBy: Int32Array;
   /** Solved tiles in the order they were solved. */
   readonly solvedOrder: number[] = [];
   knownCount = 0;
@@ -90,6 +96,7 @@ export class Board {
     this.origin = new Int32Array(cells).fill(ORIGIN_NONE);
     this.givenShown = new Uint8Array(cells);
     this.cellAt = new Int32Array(cells);
+    this.cellBy = new Int32Array(cells).fill(-1);
     for (let i = 0; i < T; i++) this.register(field.tiles[i], i);
   }
 
@@ -148,6 +155,7 @@ export class Board {
     unpackInto(s.origin, this.origin);
     unpackInto(s.givenShown, this.givenShown);
     unpackInto(s.cellAt, this.cellAt);
+    unpackInto(s.cellBy, this.cellBy);
     this.solvedOrder.length = 0;
     for (const t of s.solvedOrder) this.solvedOrder.push(t);
     this.knownCount = s.knownCount;
@@ -177,9 +185,11 @@ export class Board {
     return sortedHas(this.tiles[tileId].givens, cell);
   }
 
-  setKnown(cell: number, value: 0 | 1, origin: number): void {
+  /** `agent`: the committing agent's index, -1 for a given. */
+  setKnown(cell: number, value: 0 | 1, origin: number, agent: number): void {
     this.known[cell] = value;
     this.origin[cell] = origin;
+    this.cellBy[cell] = agent;
     this.knownCount++;
     this.cellsTouched.push(cell);
     for (const t of this.coverage.tilesOf(cell)) {
@@ -189,9 +199,10 @@ export class Board {
     this.oracle.setKnown(cell, value);
   }
 
-  clearKnown(cell: number): void {
+  clearKnown(cell: number, agent: number): void {
     this.known[cell] = -1;
     this.origin[cell] = ORIGIN_NONE;
+    this.cellBy[cell] = agent;
     this.knownCount--;
     this.cellsTouched.push(cell);
     for (const t of this.coverage.tilesOf(cell)) {
@@ -210,7 +221,7 @@ export class Board {
     this.oracle.reveal(tileId);
     for (const cell of this.tiles[tileId].givens) {
       this.givenShown[cell] = 1;
-      if (this.known[cell] === -1) this.setKnown(cell, this.solution[cell] as 0 | 1, ORIGIN_GIVEN);
+      if (this.known[cell] === -1) this.setKnown(cell, this.solution[cell] as 0 | 1, ORIGIN_GIVEN, -1);
     }
   }
 

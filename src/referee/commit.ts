@@ -1,4 +1,4 @@
-import { conflictCheck, seatedCaller, tilesCovering } from "./access";
+import { commitConflict, seatedCaller } from "./access";
 import { REVEALED } from "./board";
 import type { ForcingRule } from "./forcing";
 import { warningNote } from "./health";
@@ -50,8 +50,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   const intent = normaliseIntent(input.intent);
   const intentError = checkIntent(intent);
   if (intentError) return { ok: false, error: intentError };
-  const own = cells.map(([cell]) => cell);
-  const conflict = conflictCheck(state, input.expectedRevision, { cells: own, tiles: tilesCovering(board, own) });
+  const conflict = commitConflict(state, input.expectedRevision, cells);
   if (conflict) return { ok: false, error: conflict };
 
   const { agent, machine } = caller;
@@ -93,7 +92,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
       rejected.push({ id: cell, reason: "guess", v });
       continue;
     }
-    board.setKnown(cell, v, machine.index);
+    board.setKnown(cell, v, machine.index, agent.index);
     changed = true;
     machine.accepted++;
     if (forced) {

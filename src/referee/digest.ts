@@ -20,7 +20,7 @@ export interface DigestView {
   solution: ArrayLike<number>;
   tiles: ReadonlyArray<{ cellIds: readonly number[] }>;
   tileCount: number;
-  /** status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder. */
+  /** status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, cellBy, solvedOrder. */
   boardArrays: Array<ArrayLike<number>>;
   agents: Array<{ id: string; seed: number | null; reward: number; solved: number }>;
   machines: Array<{ id: string; sessions: string[]; counters: number[]; health: number[] }>;
@@ -47,7 +47,7 @@ export function digestView(state: RefereeState, closed: boolean): DigestView {
 
 /** The board arrays the digest covers, in its order. */
 export function boardDigestArrays(board: RefereeState["board"]): Array<ArrayLike<number>> {
-  return [board.status, board.solver, board.revealer, board.changedAt, board.statusAt, board.unknown, board.known, board.origin, board.givenShown, board.cellAt, board.solvedOrder];
+  return [board.status, board.solver, board.revealer, board.changedAt, board.statusAt, board.unknown, board.known, board.origin, board.givenShown, board.cellAt, board.cellBy, board.solvedOrder];
 }
 
 export function machineCounters(m: Omit<Machine, "health">): number[] {

@@ -1,4 +1,4 @@
-import { conflictCheck, seatedCaller, tilesCovering } from "./access";
+import { retractConflict, seatedCaller } from "./access";
 import { SOLVED } from "./board";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
@@ -30,7 +30,7 @@ export function retract(state: RefereeState, input: RetractInput): HandlerResult
   const intent = normaliseIntent(input.intent);
   const intentError = checkIntent(intent);
   if (intentError) return { ok: false, error: intentError };
-  const conflict = conflictCheck(state, input.expectedRevision, { cells, tiles: tilesCovering(board, cells) });
+  const conflict = retractConflict(state, input.expectedRevision, cells, caller.agent);
   if (conflict) return { ok: false, error: conflict };
 
   const { machine } = caller;
@@ -46,7 +46,7 @@ export function retract(state: RefereeState, input: RetractInput): HandlerResult
       ignored.push(known === -1 ? { id: cell, reason } : { id: cell, reason, v: known as 0 | 1 });
       continue;
     }
-    board.clearKnown(cell);
+    board.clearKnown(cell, caller.agent.index);
     retracted.push(cell);
   }
   machine.retractions += retracted.length;

@@ -1,4 +1,4 @@
-import { conflictCheck, seatedCaller } from "./access";
+import { revisionCheck, seatedCaller } from "./access";
 import { HIDDEN, REVEALED, SOLVED } from "./board";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
@@ -14,9 +14,8 @@ type RevealInput = Extract<WriteInput, { type: "reveal" }>;
  * tile whose cells are then all known is solved, credited to the revealer.
  *
  * A tile that is already revealed (on the caller's frontier) or solved (in its group's territory)
- * is answered as a read: givens and seam, `changed: false`, never a conflict (SPEC §4.9). Only
- * the reveal of a hidden tile depends on a revision: it conflicts when that tile changed after
- * `expected_revision` (it can only have come into being by growth; a revealed one is read).
+ * is answered as a read: givens and seam, `changed: false`, never a conflict (SPEC §4.9). The
+ * reveal of a hidden tile conflicts only when `expected_revision` is ahead of the field.
  */
 export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
   const caller = seatedCaller(state, input.machineId, input.agent);
@@ -33,7 +32,7 @@ export function reveal(state: RefereeState, input: RevealInput): HandlerResult {
   if (badRevision) return { ok: false, error: badRevision };
   const { agent } = caller;
   if (board.status[tile] !== HIDDEN) return rereveal(state, tile, agent.index);
-  const conflict = conflictCheck(state, input.expectedRevision, { cells: [], tiles: [tile] });
+  const conflict = revisionCheck(state, input.expectedRevision);
   if (conflict) return { ok: false, error: conflict };
   if (!groups.onFrontier(agent.index, tile)) return { ok: false, error: offFrontier(state, tile, agent.index) };
 
@@ -104,7 +103,9 @@ function revealAnswer(
   return {
     tile: t.id,
     ...tileGeometry(t),
-    status: board.status[tileId] === SOLVED ? "solved" : "revealed",
+    // `status` is always the field's (SPEC §6.1): an agent stopping on "solved" never stops early.
+    status: state.status,
+    tile_status: board.status[tileId] === SOLVED ? "solved" : "revealed",
     givens,
     seam,
     solved,

@@ -36,7 +36,7 @@ export interface StateCapture {
     /** The board's tile list: growth only appends to it, so its first `tiles` entries stay as captured. */
     tileList: DigestView["tiles"];
     solution: Uint8Array;
-    /** Copies, in `boardDigestArrays` order: status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder. */
+    /** Copies, in `boardDigestArrays` order: status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, cellBy, solvedOrder. */
     arrays: Array<ArrayLike<number>>;
     knownCount: number;
   };
@@ -72,7 +72,7 @@ export function captureState(state: RefereeState, closeEvent: RefereeEvent | nul
 
 /** The snapshot of a capture, in bounded steps (yields between them). */
 export function* encodeCapture(c: StateCapture): Generator<void, RefereeSnapshot, void> {
-  const [status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, solvedOrder] = c.board.arrays;
+  const [status, solver, revealer, changedAt, statusAt, unknown, known, origin, givenShown, cellAt, cellBy, solvedOrder] = c.board.arrays;
   const board: BoardSnapshot = {
     tiles: c.board.tiles,
     status: yield* packSteps(status),
@@ -85,6 +85,7 @@ export function* encodeCapture(c: StateCapture): Generator<void, RefereeSnapshot
     origin: yield* packSteps(origin),
     givenShown: yield* packSteps(givenShown),
     cellAt: yield* packSteps(cellAt),
+    cellBy: yield* packSteps(cellBy),
     solvedOrder: Array.from(solvedOrder),
     knownCount: c.board.knownCount,
   };

@@ -29,8 +29,9 @@ export interface RefereeSnapshot {
 }
 
 /**
- * Format 2 added the per-tile status and per-cell change revisions of scoped conflicts. A
- * snapshot of an older format is refused, and the Durable Object then replays its whole log once
- * (the next stored write takes a fresh snapshot).
+ * Format 2 added the per-tile status and per-cell change revisions of scoped conflicts; format 3
+ * the agent that last changed each cell (a retract's conflict, SPEC §4.9). A snapshot of an older
+ * format is refused, and the Durable Object then replays its whole log once (the next stored
+ * write takes a fresh snapshot).
  */
-export const SNAPSHOT_FORMAT = "mosaic-referee-snapshot-2";
+export const SNAPSHOT_FORMAT = "mosaic-referee-snapshot-3";

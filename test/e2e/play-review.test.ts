@@ -251,9 +251,10 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   const stale = rev;
   rev = committed.revision as number;
 
-  // conflict: rightCell became known after `stale`; the error carries the current revision and names it.
+  // conflict: rightCell became known after `stale` with the other value than sent; the error carries
+  // the current revision, names it and gives its value.
   const conflict = refusal(
-    await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]], [rightCell, field.solution[rightCell]]], intent: "" }),
+    await call("commit", { agent, expected_revision: stale, cells: [[free[2], field.solution[free[2]]], [rightCell, 1 - field.solution[rightCell]]], intent: "" }),
     "conflict",
   );
   expect(conflict).toMatchObject({ revision: rev, cells: [rightCell], tiles: [], known: [[rightCell, field.solution[rightCell]]] });
@@ -261,10 +262,13 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   expect(ahead).toMatchObject({ revision: rev, cells: [], tiles: [] });
   // A re-reveal of the revealed seed is a read at any revision: givens and seam, changed false.
   const reread = okAnswer(await call("reveal", { agent, expected_revision: 0, tile: seed.id, intent: "" }));
-  expect(reread).toMatchObject({ tile: seed.id, status: "revealed", revision: rev, changed: false, givens: revealed.givens });
-  // Cells of the seed nobody touched since `stale` go through from that stale view.
-  const fromStale = okAnswer(await call("commit", { agent, expected_revision: stale, cells: [[free[4], field.solution[free[4]]]], intent: "" }));
-  expect(fromStale).toMatchObject({ revision: rev + 1, changed: true });
+  expect(reread).toMatchObject({ tile: seed.id, status: "playing", tile_status: "revealed", revision: rev, changed: false, givens: revealed.givens });
+  // From that stale view, cells nobody touched go through, and one that became known with the value
+  // sent is ignored as known, with its value (SPEC §4.9).
+  const fromStale = okAnswer(
+    await call("commit", { agent, expected_revision: stale, cells: [[free[4], field.solution[free[4]]], [rightCell, field.solution[rightCell]]], intent: "" }),
+  );
+  expect(fromStale).toMatchObject({ revision: rev + 1, changed: true, ignored: [{ id: rightCell, reason: "known", v: field.solution[rightCell] }] });
   rev = fromStale.revision as number;
 
   // retract: the accepted cell; a never-committed cell, a given, a duplicate are ignored with reasons.

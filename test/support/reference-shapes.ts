@@ -96,13 +96,23 @@ export const OBSERVE_STATUS: Shape = {
 };
 
 export const REVEAL: Shape = {
-  object: { tile: int, ...geometry, givens: pairs, seam: pairs, solved: ints, revision: int },
+  // `status` is the field's and the tile's own is `tile_status` (SPEC §6.1): an agent stopping on "solved" never stops early.
+  object: {
+    tile: int,
+    ...geometry,
+    givens: pairs,
+    seam: pairs,
+    solved: ints,
+    revision: int,
+    status: { oneOf: ["playing", "solved", "closed"] },
+    tile_status: { oneOf: ["revealed", "solved"] },
+  },
 };
 
 export const COMMIT: Shape = {
   object: {
     revision: int,
-    status: "string",
+    status: { oneOf: ["playing", "solved", "closed"] },
     accepted: { array: { object: { id: int, v: { oneOf: [0, 1] }, class: { oneOf: ["forced", "guess"] }, "rule?": "string" } } },
     rejected: { array: { object: { id: int, reason: { oneOf: ["wrong", "guess"] }, v: { oneOf: [0, 1] } } } },
     ignored: { array: { object: { id: int, reason: "string" } } },
@@ -137,6 +147,8 @@ export const ERROR_CODES = [
   "bad_input",
   "dead",
   "closed",
+  "rate_limited",
+  "unavailable",
 ] as const;
 
 export const ERROR: Shape = { object: { error: { object: { code: { oneOf: ERROR_CODES }, message: "string", "revision?": int } } } };

@@ -163,7 +163,7 @@ describe("field object: play", () => {
     expect(r.revision).toBe(before.manifest.log_head.rev + 1);
   });
 
-  it("serialises concurrent writers: nothing lost or doubled, conflicts only on changed cells", async () => {
+  it("serialises concurrent writers: nothing lost or doubled, conflicts only on contradicted cells", async () => {
     // A fixed seed: the same field (and seed tiles) on every run.
     const { stub, field } = await createPlaying({ kind: "scatter", G: 100 }, 100, { seed: "concurrent-writers" });
     const players = new ScriptedPlayers(stub, field, 100);
@@ -196,7 +196,7 @@ describe("field object: play", () => {
     // The seat whose tile has the most cells of its own left.
     const { agent, tile } = seeds.reduce((a, b) => (ownCells(b.tile).length > ownCells(a.tile).length ? b : a));
     const rest = ownCells(tile).slice(4);
-    expect(rest.length).toBeGreaterThanOrEqual(6);
+    expect(rest.length).toBeGreaterThanOrEqual(8);
     const race = (sets: number[][], rev: number) =>
       Promise.all(
         sets.map((ids) =>
@@ -207,14 +207,22 @@ describe("field object: play", () => {
     const rev = ok(await stub.manifest()).log_head.rev;
     const disjoint = await race([rest.slice(0, 2), rest.slice(2, 4)], rev);
     expect(disjoint.map((r) => Number(ok(r).revision)).sort((a, b) => a - b)).toEqual([rev + 1, rev + 2]);
-    // Two writes sharing a cell from the same revision: exactly one goes through; the other names the cell.
-    const shared = await race([[rest[4], rest[5]], [rest[4]]], rev + 2);
-    expect(shared.filter((r) => r.ok).length).toBe(1);
-    const conflict = errorOf(shared.find((r) => !r.ok)!) as { code: string; revision?: number; cells?: number[]; tiles?: number[] };
-    expect(conflict).toMatchObject({ code: "conflict", revision: rev + 3, cells: [rest[4]], tiles: [] });
+    // Two writes sharing a cell, same values, from the same revision: both go through, the shared
+    // cell judged once and ignored as known (with its value) in whichever came second.
+    const shared = await race([[rest[4], rest[5]], [rest[4], rest[6]]], rev + 2);
+    expect(shared.map((r) => Number(ok(r).revision)).sort((a, b) => a - b)).toEqual([rev + 3, rev + 4]);
+    const ignoredShared = shared.flatMap((r) => ok(r).ignored as Array<{ id: number; reason: string; v?: number }>);
+    expect(ignoredShared).toEqual([{ id: rest[4], reason: "known", v: field.solution[rest[4]] }]);
+    // A cell that became known since with the other value than sent: the stale view is contradicted.
+    const contradicted = await stub.write({
+      input: { type: "commit", agent, expectedRevision: rev + 2, cells: [[rest[7], field.solution[rest[7]] as 0 | 1], [rest[5], (1 - field.solution[rest[5]]) as 0 | 1]], intent: "stale" },
+      machineId: agent.split("/")[0],
+    });
+    const conflict = errorOf(contradicted) as { code: string; revision?: number; cells?: number[]; tiles?: number[]; known?: number[][] };
+    expect(conflict).toMatchObject({ code: "conflict", revision: rev + 4, cells: [rest[5]], tiles: [], known: [[rest[5], field.solution[rest[5]]]] });
     const events = ok(await stub.events(0)).events;
     expect(events.map((e) => e.rev)).toEqual(events.map((_, i) => i + 1));
-    expect(events.length).toBe(rev + 3);
+    expect(events.length).toBe(rev + 4);
   });
 });
 
@@ -256,10 +264,11 @@ describe("field object: bad input changes nothing (SPEC §12)", () => {
     await expectRefused(reveal({ tile: far.id }), "off_frontier");
     // a tile that does not exist
     await expectRefused(reveal({ tile: field.tiles.length + 5 }), "bad_input");
-    // stale revision on a changed tile: reveal, then try to reveal/commit from before it
+    // a stale view contradicted: reveal, then commit from before it a given with the other value
     const r = ok(await reveal());
     const after = await snapshot(stub);
-    const stale = errorOf(await stub.write({ input: { type: "commit", agent, expectedRevision: rev, cells: [[field.tiles[seedTile].cellIds[0], 0]], intent: "x" }, machineId: mine }));
+    const given = field.tiles[seedTile].givens[0];
+    const stale = errorOf(await stub.write({ input: { type: "commit", agent, expectedRevision: rev, cells: [[given, (1 - field.solution[given]) as 0 | 1]], intent: "x" }, machineId: mine }));
     expect(stale).toMatchObject({ code: "conflict", revision: Number(r.revision) });
     expect(await snapshot(stub)).toEqual(after);
     // batch too large; cell out of range

@@ -10,7 +10,7 @@ import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS } from "../../referee/limits";
 const COMMIT_TOOL = {
   title: "Commit cells",
   description:
-    `Commit 1..${MAX_COMMIT_CELLS} [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= ${MAX_INTENT_CHARS} chars, public). Wrong cells hurt your machine's health. Needs expected_revision. Rules: mosaic://rules.`,
+    `Commit 1..${MAX_COMMIT_CELLS} [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= ${MAX_INTENT_CHARS} chars, public). Wrong cells hurt your machine's health. Rules: mosaic://rules.`,
   inputSchema: published(commitArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

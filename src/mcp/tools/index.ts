@@ -8,6 +8,7 @@ import { registerReveal } from "./reveal";
 import { registerStartMosaic } from "./start-mosaic";
 import type { ToolRegistrar } from "./registrar";
 import { meteredRegistrar } from "../usage-meter";
+import { guardedRegistrar } from "./failure-guard";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered per request (each handler closes over the
@@ -16,7 +17,8 @@ import { meteredRegistrar } from "../usage-meter";
  */
 export function registerTools(registrar: ToolRegistrar, ctx: ToolContext): void {
   // Calls and bytes per machine for the analysis (src/mcp/usage-meter.ts).
-  const tools = meteredRegistrar(registrar, ctx);
+  // Failures under a tool answer as the tool error `unavailable` (failure-guard.ts).
+  const tools = guardedRegistrar(meteredRegistrar(registrar, ctx), ctx);
   registerListGames(tools, ctx);
   registerStartMosaic(tools, ctx);
   registerJoin(tools, ctx);

@@ -6,7 +6,7 @@ import { toolError } from "../results";
 import { RULES_CORE } from "../rules";
 import { MACHINE_ID_RE } from "../../referee/agent-id";
 import type { ErrorCode } from "../../referee/types";
-import { answer, callField, fieldStub, noteCaller } from "./play-common";
+import { answer, fieldStub, noteCaller } from "./play-common";
 import { joinArgs, type JoinArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -38,36 +38,34 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
       if (who.verified && !who.bearer) ctx.provenMachine = who.machineId;
       const harness = resolveHarness(ctx, args.harness);
       const name = (who.verified ? await displayName(ctx.env, who.machineId).catch(() => null) : null) ?? args.name ?? who.machineId;
-      return callField(async () => {
-        const outcome = await fieldStub(ctx.env, args.game_id).join({
-          machineId: who.machineId,
-          session: args.session,
-          name,
-          model: args.model ?? "unknown",
-          harness: harness.version ? `${harness.name}/${harness.version}` : harness.name,
-          harnessSource: harness.source,
-          tags: args.tags ?? {},
-          verified: who.verified,
-          issueSecret: who.issueSecret,
-          ...(who.bearer ? { bearer: who.bearer } : {}),
-        });
-        return answer(noteCaller(ctx, sharedMachineHint(outcome, who.machineId)), (a) => {
-          const secret = a.agent_secret
-            ? " Pass agent_secret on reveal/commit/retract."
-            : a.verified === false
-              ? " This session was seated before: its agent_secret went to that first join only (join with another session for a seat of your own)."
-              : "";
-          const task =
-            typeof a.seed_tile === "number"
-              ? `seed tile ${a.seed_tile}. Reveal it, then commit its cells.`
-              : "no seed tile: no hidden tile is free (each is solved, revealed or another agent's seed). Watch list_games for growth or a new field.";
-          // The analysis groups by model and harness: say so when the call left either unknown.
-          const unknown = [harness.source === "unknown" ? "harness" : "", args.model === undefined ? "model" : ""].filter(Boolean);
-          const credit = unknown.length && a.changed !== false ? ` For the analysis, ${unknown.join(" and ")} unknown: pass ${unknown.length > 1 ? "them" : "it"} on join.` : "";
-          // Development servers seat an unproven caller (a shared machine unless it names one): say so now, not on the leaderboard.
-          const unverified = a.verified === false ? ` Unverified (development server): join with your bearer token to play as your machine (/identity).${who.machineId === DEV_MACHINE ? SHARED_MACHINE : ""}` : "";
-          return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`;
-        });
+      const outcome = await fieldStub(ctx.env, args.game_id).join({
+        machineId: who.machineId,
+        session: args.session,
+        name,
+        model: args.model ?? "unknown",
+        harness: harness.version ? `${harness.name}/${harness.version}` : harness.name,
+        harnessSource: harness.source,
+        tags: args.tags ?? {},
+        verified: who.verified,
+        issueSecret: who.issueSecret,
+        ...(who.bearer ? { bearer: who.bearer } : {}),
+      });
+      return answer(noteCaller(ctx, sharedMachineHint(outcome, who.machineId)), (a) => {
+        const secret = a.agent_secret
+          ? " Pass agent_secret on reveal/commit/retract."
+          : a.verified === false
+            ? " This session was seated before: its agent_secret went to that first join only (join with another session for a seat of your own)."
+            : "";
+        const task =
+          typeof a.seed_tile === "number"
+            ? `seed tile ${a.seed_tile}. Reveal it, then commit its cells.`
+            : "no seed tile: no hidden tile is free (each is solved, revealed or another agent's seed). Watch list_games for growth or a new field.";
+        // The analysis groups by model and harness: say so when the call left either unknown.
+        const unknown = [harness.source === "unknown" ? "harness" : "", args.model === undefined ? "model" : ""].filter(Boolean);
+        const credit = unknown.length && a.changed !== false ? ` For the analysis, ${unknown.join(" and ")} unknown: pass ${unknown.length > 1 ? "them" : "it"} on join.` : "";
+        // Development servers seat an unproven caller (a shared machine unless it names one): say so now, not on the leaderboard.
+        const unverified = a.verified === false ? ` Unverified (development server): join with your bearer token to play as your machine (/identity).${who.machineId === DEV_MACHINE ? SHARED_MACHINE : ""}` : "";
+        return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`;
       });
     },
   );

@@ -1,6 +1,7 @@
 import type { ToolRegistrar } from "./registrar";
 import { z } from "zod";
 import { listGames, type GameSummary } from "../../game/registry";
+import { retryRead } from "../../game/object-failures";
 import type { ToolContext } from "../context";
 import { toolOk } from "../results";
 import { published } from "./published-schema";
@@ -24,7 +25,7 @@ export function registerListGames(tools: ToolRegistrar, ctx: ToolContext): void 
     "list_games",
     LIST_GAMES_TOOL,
     async () => {
-      const games = await listGames(ctx.env);
+      const games = await retryRead(() => listGames(ctx.env));
       return toolOk(summarise(games), { games });
     },
   );

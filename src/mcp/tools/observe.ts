@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, callField, fieldStub, healthText, listIds, noteCaller, bearerOf } from "./play-common";
+import { answer, readField, fieldStub, healthText, listIds, noteCaller, bearerOf } from "./play-common";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { counted } from "../../text/wording";
@@ -26,7 +26,7 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
       const header = await bearerOf(ctx);
       if (!header.ok) return header.result;
       const bearer = header.bearer;
-      return callField(async () =>
+      return readField(async () =>
         answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) => {
           const o = (a.observation ?? {}) as Record<string, unknown>;
           if (o.scope === "header") {

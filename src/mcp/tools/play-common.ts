@@ -8,6 +8,7 @@ import { toolError, toolOk } from "../results";
 import { wrongCellsToDeath } from "../../referee/health";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "../../referee/limits";
 import { counted, idList } from "../../text/wording";
+import { retryRead } from "../../game/object-failures";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
 
@@ -24,14 +25,13 @@ export function answer<T extends Record<string, unknown>>(outcome: Outcome<T>, s
   return toolOk(summarise(outcome.answer), outcome.answer);
 }
 
-/** Runs a call to a field object; an infrastructure failure becomes a clear tool error, never a crash. */
-export async function callField(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (err) {
-    console.error("field call failed", err);
-    return toolError("bad_input", "the field could not be reached; nothing was changed, try again");
-  }
+/**
+ * A read of a field object, tried again (with a fresh stub, which `run` makes) after a failure
+ * that is not an overload (src/game/object-failures.ts). Writes are never retried: a failure
+ * escapes to the tools' guard, which answers `unavailable` (failure-guard.ts).
+ */
+export function readField(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  return retryRead(run);
 }
 
 /**
@@ -86,9 +86,8 @@ export async function playWrite(
   const auth = await writeAuth(ctx, args.agent_secret);
   if (!auth.ok) return auth.result;
   const input = { ...detail, agent: args.agent, expectedRevision: args.expected_revision, intent: args.intent };
-  return callField(async () =>
-    answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).write({ input, bearer: auth.bearer, agentSecret: auth.agentSecret })), summarise),
-  );
+  // Never retried: the write may be stored with only its answer lost (failure-guard.ts).
+  return answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).write({ input, bearer: auth.bearer, agentSecret: auth.agentSecret })), summarise);
 }
 
 /**

@@ -9,7 +9,7 @@ import { MAX_RETRACT_CELLS } from "../../referee/limits";
 const RETRACT_TOOL = {
   title: "Retract cells",
   description:
-    `Withdraw 1..${MAX_RETRACT_CELLS} cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Needs expected_revision. Rules: mosaic://rules.`,
+    `Withdraw 1..${MAX_RETRACT_CELLS} cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Rules: mosaic://rules.`,
   inputSchema: published(retractArgs),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };

@@ -9,7 +9,7 @@ import { named } from "../../text/wording";
 const REVEAL_TOOL = {
   title: "Reveal a tile",
   description:
-    "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Needs expected_revision. Rules: mosaic://rules.",
+    "Reveal a hidden tile on your frontier: its shape, givens [[cell,v]] and seam (cells already known). Rules: mosaic://rules.",
   inputSchema: published(revealArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
@@ -25,8 +25,8 @@ export function registerReveal(tools: ToolRegistrar, ctx: ToolContext): void {
         const seam = Array.isArray(a.seam) ? a.seam.length : 0;
         const solved = Array.isArray(a.solved) && a.solved.length ? ` Solved at once: ${named("tile", a.solved)}.` : "";
         const verb = a.changed === false ? "Tile" : "Revealed tile";
-        const status = a.status === "solved" ? ", solved" : "";
-        const read = a.changed === false ? ` Already ${a.status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
+        const status = a.tile_status === "solved" ? ", solved" : "";
+        const read = a.changed === false ? ` Already ${a.tile_status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
         const frontier = Array.isArray(a.frontier) ? ` Frontier: ${listIds(a.frontier)}.` : "";
         return `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${status}): ${givens} givens, ${seam} seam cells. Revision ${String(a.revision)}.${solved}${read}${frontier}`;
       }),

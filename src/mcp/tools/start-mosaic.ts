@@ -5,7 +5,7 @@ import type { GrowPolicy } from "../../game/growth";
 import type { FieldRules } from "../../referee/types";
 import type { ToolContext } from "../context";
 import { toolError } from "../results";
-import { answer, callField, fieldStub } from "./play-common";
+import { answer, fieldStub } from "./play-common";
 import { startMosaicArgs, type StartMosaicArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -29,17 +29,15 @@ export function registerStartMosaic(tools: ToolRegistrar, ctx: ToolContext): voi
       if (!plan.ok) return toolError("bad_input", plan.message);
       const gameId = crypto.randomUUID();
       const seed = args.seed ?? randomSeed();
-      return callField(async () => {
-        const outcome = await fieldStub(ctx.env, gameId).create({ gameId, params: plan.params, rules: plan.rules, G: plan.G, seed, grow: plan.grow });
-        const spectator_url = `${new URL(ctx.request.url).origin}/?game=${gameId}`;
-        const ignored = plan.ignored.length > 0 ? { ignored: plan.ignored } : {};
-        return answer(
-          outcome.ok ? { ok: true, answer: { game_id: gameId, status: "generating", kind: args.kind, G: plan.G, spectator_url, ...ignored } } : outcome,
-          (a) =>
-            `Started ${a.kind} field ${a.game_id} (G=${a.G}): generating. Poll observe {game_id} until status is playing, then join. Watch: ${a.spectator_url}` +
-            (plan.ignored.length > 0 ? ` Ignored (not used by ${a.kind}): ${plan.ignored.join(", ")}.` : ""),
-        );
-      });
+      const outcome = await fieldStub(ctx.env, gameId).create({ gameId, params: plan.params, rules: plan.rules, G: plan.G, seed, grow: plan.grow });
+      const spectator_url = `${new URL(ctx.request.url).origin}/?game=${gameId}`;
+      const ignored = plan.ignored.length > 0 ? { ignored: plan.ignored } : {};
+      return answer(
+        outcome.ok ? { ok: true, answer: { game_id: gameId, status: "generating", kind: args.kind, G: plan.G, spectator_url, ...ignored } } : outcome,
+        (a) =>
+          `Started ${a.kind} field ${a.game_id} (G=${a.G}): generating. Poll observe {game_id} until status is playing, then join. Watch: ${a.spectator_url}` +
+          (plan.ignored.length > 0 ? ` Ignored (not used by ${a.kind}): ${plan.ignored.join(", ")}.` : ""),
+      );
     },
   );
 }

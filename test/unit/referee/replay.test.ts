@@ -29,7 +29,9 @@ function recordDay(field: Field, seed: number, rules: { fog?: boolean; depth?: 0
     const agent = agents[rnd(agents.length)];
     const machineId = agent.split("/")[0];
     const frontier = ref.frontier(agent) ?? [];
-    const stale = rnd(10) === 0 ? Math.max(0, ref.revision - 3) : ref.revision;
+    const odds = rnd(20);
+    // Stale views (conflicting only where contradicted) and, now and then, a revision from the future.
+    const stale = odds < 2 ? Math.max(0, ref.revision - 1 - rnd(8)) : odds === 2 ? ref.revision + 1 : ref.revision;
     const kind = rnd(10);
     if (kind < 2 || frontier.length === 0) {
       const tile = rnd(4) === 0 ? rnd(field.tiles.length) : (frontier[rnd(Math.max(1, frontier.length))] ?? 0);

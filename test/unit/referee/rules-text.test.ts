@@ -18,7 +18,12 @@ describe("rules text matches the referee", () => {
   });
 
   it("states the scoped conflicts, the changed flag, known values of ignored cells and the solved code (SPEC §4.9)", () => {
-    expect(RULES_TEXT).toMatch(/conflict only when/);
+    expect(RULES_TEXT).toMatch(/conflict comes only when/);
+    expect(RULES_TEXT).toContain("a commit cell known since with the other value");
+    expect(RULES_TEXT).toContain("a retract cell another session of your machine changed since");
+    expect(RULES_TEXT).toContain("Cells known since are ignored with v");
+    expect(RULES_TEXT).toContain("status is always the field's; a tile's is tile_status");
+    expect(RULES_TEXT).toMatch(/rate_limited, unavailable \(retry after error\.retry_after s\)/);
     expect(RULES_TEXT).toContain("error.tiles/error.cells what changed");
     // A re-reveal is a read whatever the revision, an expected_revision ahead of the field included.
     expect(RULES_TEXT).toContain("ahead of the field (never on a re-reveal: a read)");
