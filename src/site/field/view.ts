@@ -190,8 +190,6 @@ export class FieldView {
     }
   }
 
-
-
   /** Solved tiles carry their solver's short label when there is room: colour is never alone. */
   private drawSolverLabels(x0: number, y0: number, x1: number, y1: number): void {
     const { ctx, camera, scene } = this;
