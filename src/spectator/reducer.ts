@@ -3,7 +3,7 @@
  * "How each event changes the model"). An event is checked whole before anything changes.
  */
 import type { FieldState } from "./field-state";
-import { HIDDEN, REJECTED_GUESS, REJECTED_WRONG, REVEALED, SOLVED, SpectatorError, type AgentState } from "./model-types";
+import { HIDDEN, REJECTED_GUESS, REJECTED_WRONG, REVEALED, SOLVED, SpectatorError, type AgentState, type MachineState } from "./model-types";
 import { zeroCounters, type CommitEvent, type GrowEvent, type HealthSummary, type JoinEvent, type MeetRecord, type PublicEvent, type RetractEvent, type RevealEvent } from "./types";
 
 const NEW_HEALTH: HealthSummary = { state: "healthy", rate_bp: 0, committed: 0, wrong: 0, window: 0 };
@@ -165,24 +165,11 @@ function applyCommit(state: FieldState, e: CommitEvent): void {
   const m = state.machines[a.machine];
   for (const c of e.accepted) {
     setKnown(state, c.id, c.v);
-    m.accepted++;
-    a.accepted++;
-    if (c.class === "forced") {
-      m.forced++;
-      a.forced++;
-    } else {
-      m.guesses++;
-      a.guesses++;
-    }
+    count(m, a, "accepted");
+    count(m, a, c.class === "forced" ? "forced" : "guesses");
   }
   for (const r of e.rejected) {
-    if (r.reason === "wrong") {
-      m.wrong++;
-      a.wrong++;
-    } else {
-      m.rejected_guesses++;
-      a.rejected_guesses++;
-    }
+    count(m, a, r.reason === "wrong" ? "wrong" : "rejected_guesses");
     if (state.known[r.id] === -1) state.rejected[r.id] = r.reason === "wrong" ? REJECTED_WRONG : REJECTED_GUESS;
   }
   if (e.health) m.health = { state: e.health.state, rate_bp: e.health.rate_bp, committed: e.health.committed, wrong: e.health.wrong, window: e.health.window };
@@ -230,6 +217,12 @@ function credit(state: FieldState, a: AgentState, e: RevealEvent | CommitEvent):
     for (const other of meet.with) state.groups.merge(a.index, state.agentIndex.get(other) as number);
   }
   if (state.solvedCount === state.tilesTotal && state.status === "playing") state.status = "solved";
+}
+
+/** One more of a commit's cells counted for the agent and for its machine alike. */
+function count(m: MachineState, a: AgentState, counter: "accepted" | "forced" | "guesses" | "wrong" | "rejected_guesses"): void {
+  m[counter]++;
+  a[counter]++;
 }
 
 function setKnown(state: FieldState, cell: number, v: number): void {
