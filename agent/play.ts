@@ -57,6 +57,10 @@ class AgentRun implements AnswerReader, Player {
   get share(): WorkShare {
     return this.seats.share;
   }
+  /** The line to the server, open from the start of play on. */
+  private get server(): GameLink {
+    return this.link as GameLink;
+  }
   get expand(): ExpandPolicy {
     return this.o.expand ?? "open";
   }
@@ -147,7 +151,7 @@ class AgentRun implements AnswerReader, Player {
   }
 
   async commit(cells: OrderedCell[], intent: string): Promise<Step> {
-    const r = await (this.link as GameLink).call<CommitAnswer>("commit", {
+    const r = await this.server.call<CommitAnswer>("commit", {
       game_id: this.seats.gameId,
       agent: this.agent,
       expected_revision: this.board.revision,
@@ -162,7 +166,7 @@ class AgentRun implements AnswerReader, Player {
     const board = this.board;
     const t = board.tile(tile);
     const known = t ? t.cellIds.filter((c) => board.truth.has(c)).length : 0;
-    const r = await (this.link as GameLink).call<RevealAnswer>("reveal", {
+    const r = await this.server.call<RevealAnswer>("reveal", {
       game_id: this.seats.gameId,
       agent: this.agent,
       expected_revision: board.revision,
@@ -183,14 +187,14 @@ class AgentRun implements AnswerReader, Player {
         throw new Stop(r.code);
       case "conflict":
         this.stats.conflicts++;
-        (this.link as GameLink).resetFailures();
+        this.server.resetFailures();
         return "refresh";
       case "off_frontier":
       case "solved":
       case "timeout":
       case "transport":
       case "token":
-        (this.link as GameLink).fail(what, r);
+        this.server.fail(what, r);
         return "refresh";
       default:
         throw new Stop("error", `${what}: ${r.code}: ${r.message}`);
