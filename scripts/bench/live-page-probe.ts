@@ -6,6 +6,7 @@
  * `// src/...` comments esbuild writes above every module).
  */
 import type { CDPSession, Page } from "playwright-core";
+import type { FrameTiming } from "../../src/site/field/frame-timing";
 
 /** Installs the long-task recorder; call before the page loads. */
 export async function recordLongTasks(page: Page): Promise<void> {
@@ -47,12 +48,11 @@ export async function pan(page: Page, ms: number): Promise<{ intervals: number[]
   return page.evaluate(async (duration) => {
     const view = window.mosaic!.view! as unknown as {
       camera: { panBy(x: number, y: number): void };
-      drawTimes: Float64Array;
-      drawCount: number;
+      timing: FrameTiming;
       invalidate(): void;
     };
     const intervals: number[] = [];
-    const firstDraw = view.drawCount;
+    const firstDraw = view.timing.drawCount;
     const start = performance.now();
     let last = start;
     let i = 0;
@@ -68,10 +68,10 @@ export async function pan(page: Page, ms: number): Promise<{ intervals: number[]
       };
       requestAnimationFrame(step);
     });
-    const n = Math.min(view.drawCount - firstDraw, view.drawTimes.length);
+    const n = Math.min(view.timing.drawCount - firstDraw, view.timing.drawTimes.length);
     const draws: number[] = [];
-    for (let k = view.drawCount - n; k < view.drawCount; k++) draws.push(view.drawTimes[k % view.drawTimes.length]);
-    return { intervals, draws, count: view.drawCount - firstDraw };
+    for (let k = view.timing.drawCount - n; k < view.timing.drawCount; k++) draws.push(view.timing.drawTimes[k % view.timing.drawTimes.length]);
+    return { intervals, draws, count: view.timing.drawCount - firstDraw };
   }, ms);
 }
 

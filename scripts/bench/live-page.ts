@@ -199,7 +199,7 @@ async function run(browser: Browser, baseUrl: string, day: Day | null, label: st
     const cdp = await startProfile(page);
     const t0 = await pageNow(page);
     const rev0 = await page.evaluate(() => (window.mosaic!.revision as () => number)());
-    const draws0 = await page.evaluate(() => window.mosaic!.view!.drawCount);
+    const draws0 = await page.evaluate(() => window.mosaic!.view!.timing.drawCount);
     const started = performance.now();
     let sent = 0;
     const total = day ? Math.min(day.steps.length - day.start, Math.floor(RATE * (SECONDS + TRACE))) : 0;
@@ -227,7 +227,7 @@ async function run(browser: Browser, baseUrl: string, day: Day | null, label: st
       const tasks = await longTasks(page, t0, t1);
       const revision = await page.evaluate(() => (window.mosaic!.revision as () => number)());
       // Canvas draws outside the pans: what the live batches and the markers' pulse cost in frames.
-      const drawsBetween = (await page.evaluate(() => window.mosaic!.view!.drawCount)) - draws0 - pans.draws;
+      const drawsBetween = (await page.evaluate(() => window.mosaic!.view!.timing.drawCount)) - draws0 - pans.draws;
       let trace: TraceSummary | null = null;
       if (TRACE > 0) {
         // The stream goes on while the trace records, with a pan in its middle.

@@ -28,6 +28,7 @@ import { startDevServer } from "../../test/support/wrangler-dev";
 import { buildSite } from "../build-site";
 import { lateDayModel } from "./site-day";
 import type { Browser, Page } from "playwright-core";
+import type { FrameTiming } from "../../src/site/field/frame-timing";
 import { flagOption, numberOption } from "./bench-options";
 
 const arg = numberOption;
@@ -107,12 +108,12 @@ async function measure(browser: Browser, baseUrl: string, f: Prepared): Promise<
     await page.goto(`${baseUrl}/?game=${f.gameId}`);
     await page.waitForFunction(() => {
       const live = window.mosaic?.live as { snapshotArrivedAt?: number } | undefined;
-      return !!live?.snapshotArrivedAt && (window.mosaic?.view?.firstPaintAt ?? 0) > 0;
+      return !!live?.snapshotArrivedAt && (window.mosaic?.view?.timing.firstPaintAt ?? 0) > 0;
     }, undefined, { timeout: 60_000 });
     const [paint, draw] = await page.evaluate(() => {
       const arrived = (window.mosaic!.live as { snapshotArrivedAt: number }).snapshotArrivedAt;
       const view = window.mosaic!.view!;
-      return [view.firstPaintAt - arrived, view.firstDrawAt - arrived];
+      return [view.timing.firstPaintAt - arrived, view.timing.firstDrawAt - arrived];
     });
     figures.firstPaint.push(paint);
     figures.firstDraw.push(draw);
@@ -133,8 +134,7 @@ async function measure(browser: Browser, baseUrl: string, f: Prepared): Promise<
       async ([mode, frames]) => {
         const view = window.mosaic!.view! as unknown as {
           camera: { scale: number; width: number; height: number; panBy(x: number, y: number): void; zoomAt(f: number, x: number, y: number): void };
-          drawTimes: Float64Array;
-          drawCount: number;
+          timing: FrameTiming;
           invalidate(): void;
           fit(): void;
         };
@@ -150,14 +150,14 @@ async function measure(browser: Browser, baseUrl: string, f: Prepared): Promise<
         for (let i = 0; i < frames; i++) {
           if (mode === "zoom") cam.zoomAt(i < frames / 2 ? factor : 1 / factor, cam.width * 0.4, cam.height * 0.6);
           else cam.panBy(i % 40 < 20 ? 7 : -7, i % 30 < 15 ? 4 : -4);
-          const before = view.drawCount;
+          const before = view.timing.drawCount;
           view.invalidate();
           await new Promise((r) => requestAnimationFrame(r));
           await new Promise((r) => setTimeout(r, 0));
           const now = performance.now();
           interval.push(now - last);
           last = now;
-          if (view.drawCount > before) draw.push(view.drawTimes[(view.drawCount - 1) % view.drawTimes.length]);
+          if (view.timing.drawCount > before) draw.push(view.timing.drawTimes[(view.timing.drawCount - 1) % view.timing.drawTimes.length]);
         }
         return { draw, interval };
       },

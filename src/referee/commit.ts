@@ -19,6 +19,13 @@ export interface IgnoredCell {
   v?: 0 | 1;
 }
 
+/** A refused cell, with the value the caller sent (never the solution's). */
+export interface RejectedCell {
+  id: number;
+  reason: "wrong" | "guess";
+  v: 0 | 1;
+}
+
 export interface AcceptedCell {
   id: number;
   v: 0 | 1;
@@ -57,7 +64,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   const health = machine.health;
   const rev = state.revision + 1;
   const accepted: AcceptedCell[] = [];
-  const rejected: Array<{ id: number; reason: "wrong" | "guess"; v: 0 | 1 }> = [];
+  const rejected: RejectedCell[] = [];
   const ignored: IgnoredCell[] = [];
   const unevaluated: number[] = [];
   const solved: number[] = [];

@@ -132,3 +132,31 @@ export const PIXELS = {
   solved0: MACHINE_COLOURS.map((c) => shade(hexToRgb(c), 0.55)),
   solved1: MACHINE_COLOURS.map((c) => shade(hexToRgb(c), 1)),
 };
+
+/** Colours of what the painter draws over the cells (src/site/field/view.ts), in canvas syntax. */
+export const OVERLAY = {
+  /** The field's extent under the cells, so holes and unreached space read as inside the field. */
+  fieldExtent: "#151922",
+  fieldBorder: "#3a4150",
+  ringLine: "rgba(160, 180, 220, 0.55)",
+  ringLabel: "rgba(190, 205, 235, 0.85)",
+  grid: "rgba(0, 0, 0, 0.35)",
+  tileEdge: "rgba(8, 10, 14, 0.9)",
+  /** The cross of a rejected cell, and a death's mark. */
+  rejected: "#ff4d6d",
+  digitOnOne: "rgba(0,0,0,0.75)",
+  digitOnZero: "rgba(255,255,255,0.85)",
+  /** Behind a solver's label on a solved tile. */
+  labelBackdrop: "rgba(10, 12, 16, 0.78)",
+  frontier: "#ffd166",
+  seed: "#ffffff",
+  seedBadgeBackdrop: "rgba(10, 12, 16, 0.8)",
+  seedBadgeText: "#ffffff",
+  hovered: "#ffffff",
+  /** A tapped tile, and a meeting's mark and label. */
+  selected: "#7fdbff",
+  meeting: "#7fdbff",
+  death: "#ff4d6d",
+  deathLabel: "#ff8fa3",
+  markerLabelBackdrop: "rgba(10, 12, 16, 0.85)",
+} as const;

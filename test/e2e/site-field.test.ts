@@ -39,7 +39,7 @@ describe("the field canvas", () => {
     w = await openPage(browser(), baseUrl, "/replay/day-2000-01-01");
     await w.page.waitForFunction(() => window.mosaic?.view !== undefined);
     await w.page.evaluate((input) => (window.mosaic!.showScene as (i: unknown) => void)(input), made.input);
-    await w.page.waitForFunction(() => window.mosaic!.view!.drawCount > 1);
+    await w.page.waitForFunction(() => window.mosaic!.view!.timing.drawCount > 1);
   });
   afterAll(async () => {
     await w?.context.close();

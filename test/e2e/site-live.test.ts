@@ -298,7 +298,7 @@ describe("the live field", () => {
     // The frames drawn for other reasons (here a pan's worth of them) must not each start
     // another chain of redraws.
     const drawsPerSecond = await page.evaluate(async () => {
-      const view = window.mosaic!.view! as unknown as { markers: Array<{ rev: number }>; drawCount: number; invalidate(): void };
+      const view = window.mosaic!.view! as unknown as { markers: Array<{ rev: number }>; timing: { drawCount: number }; invalidate(): void };
       view.markers.push({ kind: "meet", x: 1, y: 1, label: "a test mark", rev: -1, since: performance.now() } as { rev: number });
       const frame = () => new Promise((r) => requestAnimationFrame(r));
       for (let i = 0; i < 40; i++) {
@@ -306,9 +306,9 @@ describe("the live field", () => {
         await frame();
       }
       await new Promise((r) => setTimeout(r, 200));
-      const before = view.drawCount;
+      const before = view.timing.drawCount;
       await new Promise((r) => setTimeout(r, 1000));
-      const drawn = view.drawCount - before;
+      const drawn = view.timing.drawCount - before;
       view.markers = view.markers.filter((m) => m.rev !== -1);
       return drawn;
     });

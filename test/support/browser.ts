@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { FrameTiming } from "../../src/site/field/frame-timing";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS_DIR = resolve("test-artifacts");
@@ -80,11 +81,9 @@ export interface PageHandleForTests {
   view?: {
     camera: { scale: number; x: number; y: number; toScreen(x: number, y: number): { x: number; y: number } };
     canvas: HTMLCanvasElement;
-    drawCount: number;
-    firstPaintAt: number;
-    firstDrawAt: number;
+    /** The page's frame timing (src/site/field/frame-timing.ts). */
+    timing: FrameTiming;
     tileAtScreen(x: number, y: number): { id: number } | undefined;
-    frameStats(): { count: number; p50: number; p95: number; max: number };
     /** The tiles outlined as frontier (dashed). */
     frontier: Set<number>;
   };

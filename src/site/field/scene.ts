@@ -131,7 +131,7 @@ export class FieldScene {
   }
 
   /** Every cell's value (-1 unknown) and rejection mark at once; painted by the next coverAll. */
-  loadCells(values: Int8Array, rejected?: Uint8Array): void {
+  loadCells(values: ArrayLike<number>, rejected?: ArrayLike<number>): void {
     this.cellValue.set(values);
     if (rejected) for (let c = 0; c < rejected.length; c++) this.cellFlags[c] = rejected[c] ? this.cellFlags[c] | REJECTED : this.cellFlags[c] & ~REJECTED;
   }

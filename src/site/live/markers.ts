@@ -2,7 +2,7 @@ import type { PublicEvent, SpectatorModel } from "../../spectator";
 import { died, meetings } from "../events";
 import type { FieldBox } from "../field/camera";
 import type { FieldScene } from "../field/scene";
-import type { FieldMarker, RingBox } from "../field/view";
+import type { FieldMarker, RingBox } from "../field/marks";
 import { machineOf } from "../palette";
 
 /** The centre of a tile's box, in field coordinates. */

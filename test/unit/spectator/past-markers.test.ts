@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateField } from "../../../src/engine";
 import type { FieldRules } from "../../../src/referee/types";
 import { modelAtStart, SpectatorModel, type SpectatorSnapshot } from "../../../src/spectator";
-import type { FieldMarker } from "../../../src/site/field/view";
+import type { FieldMarker } from "../../../src/site/field/marks";
 import { colourMachines } from "../../../src/site/palette";
 import { playDay, type PlayedDay } from "./play-day";
 import { provideImageData } from "./node-image-data";

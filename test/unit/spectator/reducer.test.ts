@@ -316,6 +316,41 @@ describe("live messages", () => {
     expect(model.revision).toBe(21);
   });
 
+  it("a snapshot whose groups name an agent that never joined is refused", () => {
+    const field = chainField(6, 4);
+    const day = playDay(field, { rules: { guess: "accept", depth: 0, fog: false }, steps: 60, seed: 2 });
+    const model = serverModel(field, field.tiles.length, { guess: "accept", depth: 0, fog: false }, day.seedCommit);
+    model.applyAll(day.events.slice(0, 20));
+    const snap = throughJson(model.snapshot("full"));
+    expect(SpectatorModel.fromSnapshot(throughJson(snap)).groups()).toEqual(model.groups());
+    for (const member of [snap.agents.length, -1, 0.5]) {
+      const bad = throughJson(snap);
+      bad.groups[0] = [...bad.groups[0], member];
+      expect(() => SpectatorModel.fromSnapshot(bad)).toThrow(/does not exist/);
+    }
+  });
+
+  it("hands its arrays out as they are, read-only, without a copy per read", () => {
+    const field = chainField(6, 4);
+    const day = playDay(field, { rules: { guess: "accept", depth: 0, fog: false }, steps: 60, seed: 2 });
+    const model = serverModel(field, field.tiles.length, { guess: "accept", depth: 0, fog: false }, day.seedCommit);
+    const known = model.known;
+    model.applyAll(day.events.slice(0, 20));
+    expect(model.known).toBe(known);
+    expect([...known].some((v) => v >= 0)).toBe(true);
+    expect(model.tileStatus).toBe(model.tileStatus);
+    // Type-checked, never run: a user of the model cannot write its state.
+    const writes = (): void => {
+      // @ts-expect-error the cells are the reducer's to write
+      model.known[0] = 1;
+      // @ts-expect-error no mutating method either
+      model.tileStatus.fill(0);
+      // @ts-expect-error nor the revision
+      model.revision = 0;
+    };
+    expect(typeof writes).toBe("function");
+  });
+
   it("cells round-trip through the packed form", () => {
     const values = new Int8Array(1000).fill(-1);
     for (let c = 0; c < 1000; c += 3) values[c] = (c >> 2) & 1;
