@@ -6,7 +6,7 @@
 import { generateField, generateRing, type FieldParams } from "../../src/engine";
 import { fieldDigest } from "../../src/engine/field-digest";
 import type { Field } from "../../src/engine/types";
-import * as reference from "./baseline";
+import { loadReference } from "./baseline";
 
 export interface Engine {
   generateField: typeof generateField;
@@ -14,7 +14,7 @@ export interface Engine {
 }
 
 export const current: Engine = { generateField, generateRing };
-export const frozen: Engine = reference;
+export const frozen: Engine = await loadReference();
 
 /** One timed run: wall and this process's CPU time, in ms, and the digest of what it made. */
 export interface Timed {
