@@ -7,47 +7,33 @@ import { dirname, resolve } from "node:path";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-export async function buildSite(options: { minify?: boolean } = {}): Promise<{ bytes: number; workerBytes: number }> {
+/** One bundle of the site: `src/site/<entry>` → `public/app/<out>`, for the page's browser targets; its size in bytes. */
+async function bundle(entry: string, out: string, format: "esm" | "iife", minify: boolean): Promise<number> {
   const result = await build({
-    entryPoints: [resolve(root, "src/site/main.ts")],
-    outfile: resolve(root, "public/app/site.js"),
+    entryPoints: [resolve(root, "src/site", entry)],
+    outfile: resolve(root, "public/app", out),
     bundle: true,
-    format: "esm",
+    format,
     target: ["es2022", "chrome110", "safari16", "firefox110"],
-    minify: options.minify ?? true,
+    minify,
     sourcemap: true,
     metafile: true,
     legalComments: "none",
     logLevel: "warning",
   });
+  const output = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith(out));
+  return output ? output[1].bytes : 0;
+}
+
+export async function buildSite(options: { minify?: boolean } = {}): Promise<{ bytes: number; workerBytes: number }> {
+  const minify = options.minify ?? true;
+  const bytes = await bundle("main.ts", "site.js", "esm", minify);
   // The replay's auditor runs in Web Workers started from this script (it starts its own for the
   // regeneration). A classic script, not a module: module workers are newer than the page's targets.
-  const worker = await build({
-    entryPoints: [resolve(root, "src/site/replay/audit-worker.ts")],
-    outfile: resolve(root, "public/app/audit-worker.js"),
-    bundle: true,
-    format: "iife",
-    target: ["es2022", "chrome110", "safari16", "firefox110"],
-    minify: options.minify ?? true,
-    sourcemap: true,
-    metafile: true,
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  const workerBytes = await bundle("replay/audit-worker.ts", "audit-worker.js", "iife", minify);
   // The sign-in consent page's script (served with the page the Worker renders at /oauth/authorize).
-  await build({
-    entryPoints: [resolve(root, "src/site/signin/main.ts")],
-    outfile: resolve(root, "public/app/signin.js"),
-    bundle: true,
-    format: "esm",
-    target: ["es2022", "chrome110", "safari16", "firefox110"],
-    minify: options.minify ?? true,
-    legalComments: "none",
-    logLevel: "warning",
-  });
-  const out = Object.entries(result.metafile.outputs).find(([name]) => name.endsWith("site.js"));
-  const workerOut = Object.entries(worker.metafile.outputs).find(([name]) => name.endsWith("audit-worker.js"));
-  return { bytes: out ? out[1].bytes : 0, workerBytes: workerOut ? workerOut[1].bytes : 0 };
+  await bundle("signin/main.ts", "signin.js", "esm", minify);
+  return { bytes, workerBytes };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -21,7 +21,7 @@ export async function accountCommand(file, args, h) {
   const post = (path, body) => h.postJson(new URL(path, url), body);
   const say = (answer, verb) => process.stdout.write(`${answer.machine_id} ${verb} account ${answer.account.id} "${answer.account.name}"\n`);
   const ownAccount = async () => {
-    const got = await getJson(new URL(`/api/accounts?machine=${id.machine_id}`, url), h.fail);
+    const got = await h.getJson(new URL(`/api/accounts?machine=${id.machine_id}`, url));
     return got.accounts?.[id.machine_id] ?? null;
   };
   const mustHaveAccount = async () => (await ownAccount()) ?? h.fail(`machine ${id.machine_id} is in no account at ${url.origin}; 'account create' or 'account join' first`);
@@ -71,22 +71,10 @@ export async function accountCommand(file, args, h) {
         process.stdout.write(`machine ${id.machine_id} is in no account at ${url.origin}\n`);
         return;
       }
-      process.stdout.write(JSON.stringify(await getJson(new URL(`/api/accounts/${accountId}`, url), h.fail), null, 2) + "\n");
+      process.stdout.write(JSON.stringify(await h.getJson(new URL(`/api/accounts/${accountId}`, url)), null, 2) + "\n");
       return;
     }
     default:
       h.fail(`unknown account subcommand '${sub}'\n\n${ACCOUNT_USAGE}`);
   }
-}
-
-async function getJson(url, fail) {
-  let res;
-  try {
-    res = await fetch(url, { headers: { accept: "application/json" } });
-  } catch (e) {
-    fail(`cannot reach ${url}: ${e.cause?.message ?? e.message}`);
-  }
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status} from ${url}`);
-  return json;
 }

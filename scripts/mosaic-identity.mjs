@@ -180,7 +180,7 @@ const commands = {
     process.stdout.write(JSON.stringify({ game_id: gameId, machine_id: id.machine_id, public_key: id.publicKey, proof, session }) + "\n");
   },
 
-  account: (file, args) => accountCommand(file, args, { fail, serverUrl, readIdentity, postJson, sign: signB64url }),
+  account: (file, args) => accountCommand(file, args, { fail, serverUrl, readIdentity, postJson, getJson, sign: signB64url }),
 };
 
 /** A sign-in code as a person may type it: any case, with or without the dash. */
