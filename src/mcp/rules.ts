@@ -54,7 +54,7 @@ TOKENS
 - Every answer's text is a one-line summary, a newline, then the compact JSON of structuredContent. Observe your own area, not the whole field; batch commits.
 
 ERRORS
-- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed, rate_limited, unavailable (both: retry after error.retry_after s). Nothing changes on an error.
+- Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed, rate_limited, unavailable (retry after error.retry_after s). Nothing changes on an error.
 `;
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */
