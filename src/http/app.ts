@@ -7,6 +7,7 @@ import { historyRoutes } from "./history-routes";
 import { identityRoutes } from "./identity-routes";
 import { accountRoutes } from "./account-routes";
 import { bodyLimit } from "./middleware/body-limit";
+import { MAX_API_BODY_BYTES } from "./body-limits";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { oauthRoutes } from "./oauth-routes";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
@@ -22,8 +23,6 @@ export interface AppOptions {
   bodyTimeoutMs?: number;
 }
 
-/** Bodies of every route but /mcp (signed key requests, the public API): small JSON objects. */
-export const MAX_API_BODY_BYTES = 16 * 1024;
 
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {

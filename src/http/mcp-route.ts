@@ -4,6 +4,7 @@ import { serveMcp, type McpServeOptions } from "../mcp/handler";
 import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
 import { refuseBatches } from "./middleware/batch";
 import { bodyLimit } from "./middleware/body-limit";
+import { MAX_BODY_BYTES } from "./body-limits";
 import { bomCrTolerance } from "./middleware/bom-cr";
 import { mcpCors } from "./middleware/cors";
 import { jsonBody } from "./middleware/json-body";
@@ -14,8 +15,6 @@ import { withRequestId } from "./route-errors";
 import type { AppEnv } from "./types";
 import type { BearerClaim } from "../identity/vouched-tokens";
 
-/** The largest /mcp body accepted: far above any legal call (a 8192-cell retract is ~60 KB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface McpRouteOptions extends McpServeOptions {
   maxBodyBytes?: number;

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, openPage } from "../support/browser";
 import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
-import { ScriptedModel } from "./scripted-model";
+import { playFromContent, ScriptedModel } from "./scripted-model";
 
 const base = inject("baseUrl");
 const bridge = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
@@ -56,11 +56,7 @@ describe("mcp-remote at the signed-in URL", () => {
       expect(client.getServerVersion()?.name).toBe("mosaic");
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote-oauth", session: "mro", model: "scripted", harness: "my-desktop-agent" });
-      let seen: string | null = null;
-      for (let call = await player.next(null); call; call = await player.next(seen)) {
-        const result = (await client.callTool({ name: call.name, arguments: call.args })) as { content: Array<{ type: string; text?: string }> };
-        seen = result.content.map((c) => c.text ?? "").join("\n");
-      }
+      await playFromContent(client, player);
       expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
     } finally {
       await client.close().catch(() => {});

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from "vitest";
 import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
 import { recordingProxy } from "./recording-proxy";
-import { ScriptedModel } from "./scripted-model";
+import { playFromContent, ScriptedModel } from "./scripted-model";
 
 const base = inject("baseUrl");
 const bridge = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
@@ -42,11 +42,7 @@ describe("mcp-remote", () => {
 
       // A desktop host shows its model the content blocks.
       const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote", session: "mr", model: "scripted", harness: "my-desktop-agent" });
-      let seen: string | null = null;
-      for (let call = await player.next(null); call; call = await player.next(seen)) {
-        const result = (await client.callTool({ name: call.name, arguments: call.args })) as { content: Array<{ type: string; text?: string }> };
-        seen = result.content.map((c) => c.text ?? "").join("\n");
-      }
+      await playFromContent(client, player);
       // A 2025-era host: the stateless server cannot keep its initialize-time name, so the argument names it.
       expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
     } finally {

@@ -131,3 +131,17 @@ export class ScriptedModel {
     return this.turns.filter((t) => t.step === step);
   }
 }
+
+/** A client whose host shows its model the content blocks (a desktop host, `mcp-remote`). */
+interface ContentClient {
+  callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** Plays `player` to its end through `client`, the model reading only each answer's text blocks. */
+export async function playFromContent(client: ContentClient, player: ScriptedModel): Promise<void> {
+  let seen: string | null = null;
+  for (let call = await player.next(null); call; call = await player.next(seen)) {
+    const result = (await client.callTool({ name: call.name, arguments: call.args })) as { content: Array<{ type: string; text?: string }> };
+    seen = result.content.map((c) => c.text ?? "").join("\n");
+  }
+}

@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp, MAX_API_BODY_BYTES } from "../../src/http/app";
-import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
+import { createApp } from "../../src/http/app";
+import { MAX_API_BODY_BYTES, MAX_BODY_BYTES } from "../../src/http/body-limits";
 import { legacyRequest } from "../support/mcp-wire";
 
 /**

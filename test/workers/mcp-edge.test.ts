@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { MAX_BODY_BYTES } from "../../src/http/mcp-route";
+import { MAX_BODY_BYTES } from "../../src/http/body-limits";
 import { legacyRequest, messageOf } from "../support/mcp-wire";
 
 const URL_MCP = "http://localhost:8787/mcp";
