@@ -1,20 +1,14 @@
 // mcp-remote at the signed-in URL with no header (SPEC §8.1): the 401 sends it into its own OAuth
 // flow (discovery, registration, PKCE, a loopback callback); the URL it prints is driven in
 // headless Chromium, where the person approves with the machine's token; then a host's model plays.
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, openPage } from "../support/browser";
 import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
+import { startBridge } from "./mcp-remote-bridge";
 import { playFromContent, ScriptedModel } from "./scripted-model";
 
 const base = inject("baseUrl");
-const bridge = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
 const browser = browserPerFile();
 
 async function printedUrl(log: () => string): Promise<URL> {
@@ -30,19 +24,11 @@ describe("mcp-remote at the signed-in URL", () => {
   it("completes its OAuth flow through the consent page and plays as the approving machine", async () => {
     const machine = newMachine();
     const token = await mintToken(base, machine);
-    const authDir = mkdtempSync(join(tmpdir(), "mosaic-mcp-remote-oauth-"));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bridge, `${base}/mcp/signed-in`],
-      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: authDir, BROWSER: "false" },
-      stderr: "pipe",
-    });
-    let log = "";
-    transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
-    const client = new Client({ name: "desktop-host", version: "1.0.0" });
+    const bridge = startBridge(`${base}/mcp/signed-in`);
+    const { client, transport } = bridge;
     try {
       const connected = client.connect(transport);
-      const authUrl = await printedUrl(() => log);
+      const authUrl = await printedUrl(bridge.log);
       expect(authUrl.origin).toBe(base);
       expect(authUrl.pathname).toBe("/oauth/authorize");
       expect(authUrl.searchParams.get("code_challenge_method")).toBe("S256");
@@ -59,9 +45,8 @@ describe("mcp-remote at the signed-in URL", () => {
       await playFromContent(client, player);
       expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
     } finally {
-      await client.close().catch(() => {});
-      rmSync(authDir, { recursive: true, force: true });
+      await bridge.close();
     }
-    expect(log).toMatch(/Please authorize this client by visiting/);
+    expect(bridge.log()).toMatch(/Please authorize this client by visiting/);
   });
 });

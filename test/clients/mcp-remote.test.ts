@@ -1,36 +1,22 @@
 // mcp-remote, the stdio bridge desktop hosts use for remote servers: spawned with a static bearer
 // header, driven over stdio by an MCP client as a desktop host would; every HTTP exchange is
 // recorded on the way to the server. It must connect and never be pushed into OAuth.
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, inject, it } from "vitest";
 import { mintToken, newMachine } from "../support/identity";
 import { expectPlayedFromText, TOOL_NAMES } from "./expectations";
+import { startBridge } from "./mcp-remote-bridge";
 import { recordingProxy } from "./recording-proxy";
 import { playFromContent, ScriptedModel } from "./scripted-model";
 
 const base = inject("baseUrl");
-const bridge = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
 
 describe("mcp-remote", () => {
   it("connects with a static bearer header, is never answered 401 nor sent to OAuth, and a host's model plays from the content", async () => {
     const machine = newMachine();
     const token = await mintToken(base, machine);
     const proxy = await recordingProxy(base);
-    const authDir = mkdtempSync(join(tmpdir(), "mosaic-mcp-remote-"));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bridge, `${proxy.url}/mcp`, "--header", `Authorization: Bearer ${token}`],
-      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: authDir, BROWSER: "false" },
-      stderr: "pipe",
-    });
-    let log = "";
-    transport.stderr?.on("data", (d: Buffer) => (log += d.toString()));
-    const client = new Client({ name: "desktop-host", version: "1.0.0" });
+    const bridge = startBridge(`${proxy.url}/mcp`, ["--header", `Authorization: Bearer ${token}`]);
+    const { client, transport } = bridge;
     try {
       await client.connect(transport);
       expect(client.getServerVersion()?.name).toBe("mosaic");
@@ -46,10 +32,10 @@ describe("mcp-remote", () => {
       // A 2025-era host: the stateless server cannot keep its initialize-time name, so the argument names it.
       expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
     } finally {
-      await client.close().catch(() => {});
+      await bridge.close();
       await proxy.close();
-      rmSync(authDir, { recursive: true, force: true });
     }
+    const log = bridge.log();
 
     const mcp = proxy.exchanges.filter((e) => e.path === "/mcp" || e.path.startsWith("/mcp?"));
     expect(mcp.filter((e) => e.method === "POST").length).toBeGreaterThan(10);
