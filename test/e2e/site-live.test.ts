@@ -379,15 +379,24 @@ describe("the live field", () => {
     expect(await legend.locator("li").first().isVisible()).toBe(true);
     await legend.locator("summary").click();
     // A tile's card, opened by a tap, closes when the reader moves on to a tab.
+    // The tap must land on the canvas itself, over a tile: on a phone the zoom buttons, the legend
+    // and the tabs cover parts of the field, so the point is chosen where nothing else is on top.
     const point = await phone.page.evaluate(() => {
       const v = window.mosaic!.view!;
-      const tile = [...window.mosaic!.scene!.tiles.values()].find((t) => t.status === "solved") ?? [...window.mosaic!.scene!.tiles.values()][0];
-      const [lx, ly, rw, rh] = tile.rects[0];
       const r = v.canvas.getBoundingClientRect();
-      const p = v.camera.toScreen(tile.x0 + lx + rw / 2, tile.y0 + ly + rh / 2);
-      return { x: r.left + p.x, y: r.top + p.y };
+      const tiles = [...window.mosaic!.scene!.tiles.values()].sort((a, b) => Number(b.status === "solved") - Number(a.status === "solved"));
+      for (const tile of tiles) {
+        for (const [lx, ly, rw, rh] of tile.rects) {
+          const p = v.camera.toScreen(tile.x0 + lx + rw / 2, tile.y0 + ly + rh / 2);
+          const x = r.left + p.x;
+          const y = r.top + p.y;
+          if (document.elementFromPoint(x, y) === v.canvas && v.tileAtScreen(p.x, p.y) === tile) return { x, y };
+        }
+      }
+      return null;
     });
-    await phone.page.touchscreen.tap(point.x, point.y);
+    expect(point).not.toBeNull();
+    await phone.page.touchscreen.tap(point!.x, point!.y);
     await phone.page.locator("#tooltip").waitFor({ state: "visible" });
     await phone.page.getByRole("tab", { name: "Leaderboard" }).click();
     expect(await phone.page.locator("#tooltip").isVisible()).toBe(false);
