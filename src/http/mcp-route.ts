@@ -20,11 +20,18 @@ export interface McpRouteOptions extends McpServeOptions {
   maxBodyBytes?: number;
   /** Where the route answers: `/mcp`, or the signed-in URL (SPEC §8.1), which serves the same tools. */
   path?: string;
-  /** On the signed-in URL: the machine the request's OAuth grant proves, as a field checks a bearer token. */
-  signedIn?: (c: Context<AppEnv>) => Promise<BearerClaim>;
+  /** On the signed-in URL: the machine the request's OAuth token proves, as a field checks a bearer token. */
+  signedIn?: (c: Context<AppEnv>) => Promise<SignedInCall>;
   /** How long a request body may take to arrive (default 30 s). */
   bodyTimeoutMs?: number;
 }
+
+/**
+ * How a call at the signed-in URL proves its machine: a claim for the fields to check, and
+ * `settle`, which after the tools ran says whether their answer stands or gives the one to send
+ * instead; or, for a request the claim cannot serve, the `answer` to send without running any tool.
+ */
+export type SignedInCall = { claim: BearerClaim; settle?: (ctx: ToolContext) => Promise<Response | null> } | { answer: Response };
 
 /**
  * `/mcp` (SPEC §7): streamable HTTP, stateless, both protocol eras on one endpoint. The edge
@@ -49,10 +56,14 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
   app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, mcpRateLimit, async (c) => {
     const message = c.get("message");
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
-    if (options.signedIn) ctx.signedIn = await options.signedIn(c);
+    const signedIn = options.signedIn ? await options.signedIn(c) : undefined;
+    if (signedIn && "answer" in signedIn) return signedIn.answer;
+    if (signedIn) ctx.signedIn = signedIn.claim;
     const waitUntil = executionWaitUntil(c);
     if (waitUntil) ctx.waitUntil = waitUntil;
     const response = await serveMcp(c.req.raw, message, ctx, options);
+    const instead = signedIn?.settle ? await signedIn.settle(ctx) : null;
+    if (instead) return instead;
     // A tool whose call failed logged it under an id: the answer names it (failure-guard.ts).
     return ctx.failed && ctx.requestId ? withRequestId(response, ctx.requestId) : response;
   });

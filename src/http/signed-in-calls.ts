@@ -1,0 +1,81 @@
+// How a call at the signed-in URL (SPEC §8.1) proves its machine.
+//
+// The provider's way reads the token's KV record and decrypts the grant's props on every call.
+// The fast way treats an access token as a bearer token: its hash (recorded by the machine's
+// identity object when the token was issued, access-sync.ts) goes to the field, which checks it
+// against the vouches it holds, with the token's expiry, or asks the identity object, which tells
+// it when the grant is revoked. Only the play tools that prove their claim at a field before doing
+// anything take it; whatever the field or the identity object does not accept goes to the provider,
+// so every 401, its WWW-Authenticate and every refusal stay the provider's.
+import type { Context } from "hono";
+import type { Env } from "../env";
+import type { GrantProps } from "../oauth/provider";
+import { accessClaimOf, bearerTokenOf, isFieldProvenCall, type AccessClaim } from "../oauth/access-tokens";
+import { identityStub } from "../identity/stub";
+import { sha256Hex } from "../text/encoding";
+import type { ToolContext } from "../mcp/context";
+import type { SignedInCall } from "./mcp-route";
+import type { AppEnv } from "./types";
+
+/** The fast way's props: the claim, the provider to hand the request to, and whether the MCP chain reached its tools. */
+interface FastProps {
+  fast: AccessClaim;
+  viaProvider: () => Promise<Response>;
+  reached: boolean;
+}
+
+type SignedInProps = GrantProps | FastProps;
+
+type Handler = (request: Request, env: Env, ec: ExecutionContext) => Response | Promise<Response>;
+
+/**
+ * Serves a signed-in request: the fast way when it carries an access token of the provider's form,
+ * else (no token, another form, another method) the provider's way. `mcp` is the MCP chain, `provider`
+ * the OAuth provider that serves it the slow way.
+ */
+export async function serveSignedIn(
+  request: Request,
+  env: Env,
+  ec: ExecutionContext,
+  resource: string,
+  mcp: Handler,
+  provider: Handler,
+): Promise<Response> {
+  const token = request.method === "POST" ? bearerTokenOf(request.headers.get("Authorization")) : null;
+  const claim = token ? await accessClaimOf(resource, token) : null;
+  if (!claim) return provider(request, env, ec);
+  // The provider may need the request again: a copy of the body (read only if it does).
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: request.clone().body });
+  const props: FastProps = { fast: claim, viaProvider: async () => provider(copy, env, ec), reached: false };
+  // Where the provider puts a grant's props (it sets them the same way).
+  (ec as { props: SignedInProps }).props = props;
+  const response = await mcp(request, env, ec);
+  // Refused at the edge (body, JSON, origin, rate): the provider checks the token first, as it always did.
+  return props.reached ? response : props.viaProvider();
+}
+
+/** The MCP chain's `signedIn`: what proves the machine of this request (mcp-route.ts). */
+export async function signedInCall(c: Context<AppEnv>): Promise<SignedInCall> {
+  const props = (c.executionCtx as ExecutionContext<SignedInProps>).props;
+  // The provider's way: it validated the token and unwrapped the grant's props.
+  if (!("fast" in props)) return { claim: { machineId: props.machineId, tokenHash: await sha256Hex(props.secret) } };
+  props.reached = true;
+  if (!isFieldProvenCall(c.get("message"))) return { answer: await props.viaProvider() };
+  const claim = { machineId: props.fast.machineId, tokenHash: props.fast.tokenHash };
+  return { claim, settle: (ctx) => settle(c.env, ctx, claim, props) };
+}
+
+/**
+ * After the tools ran on the fast way: the answer stands when a field proved the claim. A field
+ * that refused it changed nothing, so the provider serves the request (its 401, or a token it knows
+ * and we do not). A call that never reached a field (bad arguments) stands if the identity object
+ * knows the token.
+ */
+async function settle(env: Env, ctx: ToolContext, claim: { machineId: string; tokenHash: string }, props: FastProps): Promise<Response | null> {
+  if (ctx.provenMachine === claim.machineId) return null;
+  if (!ctx.tokenRefused) {
+    const vouch = await identityStub(env, claim.machineId).resolveToken(claim.tokenHash);
+    if (vouch.status === "current" && vouch.machineId === claim.machineId) return null;
+  }
+  return props.viaProvider();
+}
