@@ -61,9 +61,14 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
     if (signedIn) ctx.signedIn = signedIn.claim;
     const waitUntil = executionWaitUntil(c);
     if (waitUntil) ctx.waitUntil = waitUntil;
-    const response = await serveMcp(c.req.raw, message, ctx, options);
-    const instead = signedIn?.settle ? await signedIn.settle(ctx) : null;
-    if (instead) return instead;
+    let response = await serveMcp(c.req.raw, message, ctx, options);
+    if (signedIn?.settle) {
+      // A streamed answer ends with the tool's result: only then is it known whether a field proved the claim.
+      const body = await response.text();
+      const instead = await signedIn.settle(ctx);
+      if (instead) return instead;
+      response = new Response(body, response);
+    }
     // A tool whose call failed logged it under an id: the answer names it (failure-guard.ts).
     return ctx.failed && ctx.requestId ? withRequestId(response, ctx.requestId) : response;
   });
