@@ -17,10 +17,10 @@ import type { ToolContext } from "../mcp/context";
 import type { SignedInCall } from "./mcp-route";
 import type { AppEnv } from "./types";
 
-/** The fast way's props: the claim, the provider to hand the request to, and whether the MCP chain reached its tools. */
+/** The fast way's props: the claim, the provider to hand the request to (with its body), and whether the MCP chain reached its tools. */
 interface FastProps {
   fast: AccessClaim;
-  viaProvider: () => Promise<Response>;
+  viaProvider: (body: string | null) => Promise<Response>;
   reached: boolean;
 }
 
@@ -33,25 +33,32 @@ type Handler = (request: Request, env: Env, ec: ExecutionContext) => Response | 
  * else (no token, another form, another method) the provider's way. `mcp` is the MCP chain, `provider`
  * the OAuth provider that serves it the slow way.
  */
-export async function serveSignedIn(
-  request: Request,
-  env: Env,
-  ec: ExecutionContext,
-  resource: string,
-  mcp: Handler,
-  provider: Handler,
-): Promise<Response> {
+export async function serveSignedIn(request: Request, env: Env, ec: ExecutionContext, resource: string, mcp: Handler, provider: Handler): Promise<Response> {
   const token = request.method === "POST" ? bearerTokenOf(request.headers.get("Authorization")) : null;
   const claim = token ? await accessClaimOf(resource, token) : null;
   if (!claim) return provider(request, env, ec);
-  // The provider may need the request again: a copy of the body (read only if it does).
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: request.clone().body });
-  const props: FastProps = { fast: claim, viaProvider: async () => provider(copy, env, ec), reached: false };
+  const props: FastProps = { fast: claim, viaProvider: async (body) => provider(again(request, body), env, ec), reached: false };
   // Where the provider puts a grant's props (it sets them the same way).
   (ec as { props: SignedInProps }).props = props;
   const response = await mcp(request, env, ec);
-  // Refused at the edge (body, JSON, origin, rate): the provider checks the token first, as it always did.
-  return props.reached ? response : props.viaProvider();
+  if (props.reached) return response;
+  // Refused at the edge (body, JSON, origin, rate limit) before any tool ran: the refusal stands for
+  // a token the identity object knows; any other token is the provider's to refuse first.
+  if (await knows(env, claim)) return response;
+  return props.viaProvider(null);
+}
+
+/** The request once more for the provider (its body, when the MCP chain read one). */
+function again(request: Request, body: string | null): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  return new Request(request.url, { method: request.method, headers, body });
+}
+
+/** Whether the machine's identity object records the claim's access token as current. */
+async function knows(env: Env, claim: { machineId: string; tokenHash: string }): Promise<boolean> {
+  const vouch = await identityStub(env, claim.machineId).resolveToken(claim.tokenHash);
+  return vouch.status === "current" && vouch.machineId === claim.machineId;
 }
 
 /** The MCP chain's `signedIn`: what proves the machine of this request (mcp-route.ts). */
@@ -60,9 +67,10 @@ export async function signedInCall(c: Context<AppEnv>): Promise<SignedInCall> {
   // The provider's way: it validated the token and unwrapped the grant's props.
   if (!("fast" in props)) return { claim: { machineId: props.machineId, tokenHash: await sha256Hex(props.secret) } };
   props.reached = true;
-  if (!isFieldProvenCall(c.get("message"))) return { answer: await props.viaProvider() };
+  const viaProvider = () => props.viaProvider(c.get("bodyText"));
+  if (!isFieldProvenCall(c.get("message"))) return { answer: await viaProvider() };
   const claim = { machineId: props.fast.machineId, tokenHash: props.fast.tokenHash };
-  return { claim, settle: (ctx) => settle(c.env, ctx, claim, props) };
+  return { claim, settle: (ctx) => settle(c.env, ctx, claim, viaProvider) };
 }
 
 /**
@@ -71,11 +79,8 @@ export async function signedInCall(c: Context<AppEnv>): Promise<SignedInCall> {
  * and we do not). A call that never reached a field (bad arguments) stands if the identity object
  * knows the token.
  */
-async function settle(env: Env, ctx: ToolContext, claim: { machineId: string; tokenHash: string }, props: FastProps): Promise<Response | null> {
+async function settle(env: Env, ctx: ToolContext, claim: { machineId: string; tokenHash: string }, viaProvider: () => Promise<Response>): Promise<Response | null> {
   if (ctx.provenMachine === claim.machineId) return null;
-  if (!ctx.tokenRefused) {
-    const vouch = await identityStub(env, claim.machineId).resolveToken(claim.tokenHash);
-    if (vouch.status === "current" && vouch.machineId === claim.machineId) return null;
-  }
-  return props.viaProvider();
+  if (!ctx.tokenRefused && (await knows(env, claim))) return null;
+  return viaProvider();
 }

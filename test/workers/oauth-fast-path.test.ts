@@ -170,6 +170,11 @@ describe("signed-in play calls on the bearer token's path", () => {
     expectInvalidToken(await tool(forged, "observe", { game_id: gameId, agent }));
     expectInvalidToken(await tool(forged, "reveal", { game_id: gameId, agent, expected_revision: 1, tile: 0, intent: "forged" }));
     expectInvalidToken(await tool(forged, "join", { game_id: gameId, session: "2", model: "forged" }));
+    // Refused at the edge (malformed JSON): the provider checks the token first, as it always did.
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const broken = await fetchAt(`${LOCAL}/mcp/signed-in`, { method: "POST", headers: { ...headers, authorization: `Bearer ${forged}` }, body: "{not json" });
+    expectInvalidToken({ status: broken.status, challenge: broken.headers.get("www-authenticate") });
+    expect((await fetchAt(`${LOCAL}/mcp/signed-in`, { method: "POST", headers: { ...headers, authorization: `Bearer ${s.access}` }, body: "{not json" })).status).toBe(400);
     const seen = await tool(s.access, "observe", { game_id: gameId, agent });
     const tiles = (seen.result?.structuredContent?.observation as { tiles: Array<{ status: string }> }).tiles;
     expect(tiles.filter((t) => t.status !== "hidden")).toEqual([]);
