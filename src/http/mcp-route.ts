@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { harnessFromMessage, type ToolContext } from "../mcp/context";
 import { serveMcp, type McpServeOptions } from "../mcp/handler";
 import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
@@ -24,6 +24,8 @@ export interface McpRouteOptions extends McpServeOptions {
   signedIn?: (c: Context<AppEnv>) => Promise<SignedInCall>;
   /** How long a request body may take to arrive (default 30 s). */
   bodyTimeoutMs?: number;
+  /** Requests whose rate limits this chain already counted (the signed-in URL hands some to the provider, which sends them back). */
+  counted?: (c: Context<AppEnv>) => boolean;
 }
 
 /**
@@ -53,7 +55,9 @@ export function mcpRoutes(options: McpRouteOptions = {}): Hono<AppEnv> {
     timeoutMs: options.bodyTimeoutMs,
     refuse: (status, message) => jsonRpcErrorResponse(status, status === 413 ? INVALID_REQUEST : SERVER_ERROR, `Request refused: ${message}`),
   });
-  app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, mcpRateLimit, async (c) => {
+  const counted = options.counted;
+  const rateLimit: MiddlewareHandler<AppEnv> = counted ? (c, next) => (counted(c) ? next() : mcpRateLimit(c, next)) : mcpRateLimit;
+  app.post(path, limit, utf8Body, bomCrTolerance, jsonBody, refuseBatches, rateLimit, async (c) => {
     const message = c.get("message");
     const ctx: ToolContext = { env: c.env, request: c.req.raw, harness: harnessFromMessage(message) };
     const signedIn = options.signedIn ? await options.signedIn(c) : undefined;

@@ -11,7 +11,7 @@ import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_
 import { newRequestId, normaliseRequestId, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
 import { facts, readJson, refuse } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
-import { serveSignedIn, signedInCall } from "./signed-in-calls";
+import { countedBefore, serveSignedIn, signedInCall } from "./signed-in-calls";
 
 type Ctx = Context<{ Bindings: Env }>;
 
@@ -21,7 +21,7 @@ type Ctx = Context<{ Bindings: Env }>;
  * provider's token and registration endpoints, the consent page and the grant requests.
  */
 export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ Bindings: Env }>; routes: Hono<{ Bindings: Env }> } {
-  const mcp = mcpRoutes({ ...options, path: SIGNED_IN_PATH, signedIn: signedInCall });
+  const mcp = mcpRoutes({ ...options, path: SIGNED_IN_PATH, signedIn: signedInCall, counted: countedBefore });
   const apiHandler: SignedInHandler = { fetch: (request, env, ctx) => mcp.fetch(request, env, ctx) };
   // One provider per origin the server is reached at, built once per isolate.
   const providers = new Map<string, OAuthProvider<Env>>();

@@ -37,7 +37,7 @@ export async function serveSignedIn(request: Request, env: Env, ec: ExecutionCon
   const token = request.method === "POST" ? bearerTokenOf(request.headers.get("Authorization")) : null;
   const claim = token ? await accessClaimOf(resource, token) : null;
   if (!claim) return provider(request, env, ec);
-  const props: FastProps = { fast: claim, viaProvider: async (body) => provider(again(request, body), env, ec), reached: false };
+  const props: FastProps = { fast: claim, viaProvider: async (body) => provider(again(request, body, ec), env, ec), reached: false };
   // Where the provider puts a grant's props (it sets them the same way).
   (ec as { props: SignedInProps }).props = props;
   const response = await mcp(request, env, ec);
@@ -48,10 +48,23 @@ export async function serveSignedIn(request: Request, env: Env, ec: ExecutionCon
   return props.viaProvider(null);
 }
 
-/** The request once more for the provider (its body, when the MCP chain read one). */
-function again(request: Request, body: string | null): Request {
+/** Requests (by their execution context) the MCP chain already counted against the rate limits before handing them to the provider. */
+const counted = new WeakSet<ExecutionContext>();
+
+/** Whether the MCP chain counted this request already (mcp-route.ts): a call is counted once. */
+export function countedBefore(c: Context<AppEnv>): boolean {
+  try {
+    return counted.has(c.executionCtx as ExecutionContext);
+  } catch {
+    return false; // no execution context: not a Worker request
+  }
+}
+
+/** The request once more for the provider: with the body the MCP chain read (then it was counted), or without. */
+function again(request: Request, body: string | null, ec: ExecutionContext): Request {
   const headers = new Headers(request.headers);
   headers.delete("content-length");
+  if (body !== null) counted.add(ec);
   return new Request(request.url, { method: request.method, headers, body });
 }
 

@@ -198,4 +198,17 @@ describe("signed-in play calls on the bearer token's path", () => {
     expect(join.result?.isError).toBe(true);
     expect((join.result?.structuredContent?.error as { code: string }).code).toBe("identity");
   });
+
+  it("a call the provider serves after the fast way looked at it counts once against the machine's limit", async () => {
+    const s = await signIn();
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${s.access}`, "CF-Connecting-IP": "203.0.113.7" };
+    const statuses: number[] = [];
+    // The machine's limit is 100 calls in 10 s (wrangler.toml): counted twice, the 51st would be refused.
+    for (let i = 0; i < 100; i++) {
+      const res = await fetchAt(`${LOCAL}/mcp/signed-in`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/list" }) });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
 });
