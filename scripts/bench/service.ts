@@ -142,7 +142,9 @@ async function main(): Promise<void> {
     // machine, call for call in turn so that both see the same load.
     const other = newMachine();
     const signed = await signedInToken(base, await mintToken(base, other));
-    const signedClient = new SdkClient({ name: "bench-signed-in", version: "1.0.0" });
+    // The same client and protocol revision as the bearer-token client (connectClient's v2-modern),
+    // so that the two rows differ only in how the call proves its machine.
+    const signedClient = new SdkClient({ name: "bench-signed-in", version: "1.0.0" }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
     await signedClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/signed-in`), { requestInit: { headers: { Authorization: `Bearer ${signed.accessToken}` } } }));
     const signedAgent = ((await signedClient.callTool({ name: "join", arguments: { game_id: gameId, session: "s", model: "bench" } })).structuredContent as { agent: string }).agent;
     const bearerTurnMs = newSamples();

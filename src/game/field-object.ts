@@ -98,6 +98,11 @@ export class FieldObject extends DurableObject<Env> {
     this.context.vouched.revoke(machineId, epoch);
   }
 
+  /** The machine's identity object: these access tokens of `machineId` were revoked (a sign-in's grant, SPEC §8.1). */
+  async forgetTokens(machineId: string, tokenHashes: string[], untilMs: number): Promise<void> {
+    this.context.vouched.forget(machineId, tokenHashes, untilMs, Date.now());
+  }
+
   /** Ends play (the daily field at the end of its day): recorded as a `close` event. */
   async close(): Promise<Outcome<{ revision: number; status: string }>> {
     return writes.close(this.context);

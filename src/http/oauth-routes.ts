@@ -1,17 +1,17 @@
 import { Hono, type Context } from "hono";
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../env";
-import { sha256Hex } from "../text/encoding";
 import type { SignInRecord } from "../identity/oauth-store";
+import { afterTokenRequest } from "../oauth/access-sync";
 import { approveSchema, approveSignIn } from "../oauth/approve";
 import { ensureMetadataClient, isMetadataUrl } from "../oauth/cimd";
 import { CONSENT_CSP, consentHtml, signInErrorHtml } from "../oauth/consent-page";
 import { grantsSchema, listGrants, revokeGrant, revokeSchema } from "../oauth/grants";
-import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_IN_PATH, TOKEN_PATH, type GrantProps, type SignedInHandler } from "../oauth/provider";
+import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_IN_PATH, TOKEN_PATH, type SignedInHandler } from "../oauth/provider";
 import { newRequestId, normaliseRequestId, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
 import { facts, readJson, refuse } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
-import type { AppEnv } from "./types";
+import { countedBefore, serveSignedIn, signedInCall } from "./signed-in-calls";
 
 type Ctx = Context<{ Bindings: Env }>;
 
@@ -21,7 +21,7 @@ type Ctx = Context<{ Bindings: Env }>;
  * provider's token and registration endpoints, the consent page and the grant requests.
  */
 export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ Bindings: Env }>; routes: Hono<{ Bindings: Env }> } {
-  const mcp = mcpRoutes({ ...options, path: SIGNED_IN_PATH, signedIn: grantClaim });
+  const mcp = mcpRoutes({ ...options, path: SIGNED_IN_PATH, signedIn: signedInCall, counted: countedBefore });
   const apiHandler: SignedInHandler = { fetch: (request, env, ctx) => mcp.fetch(request, env, ctx) };
   // One provider per origin the server is reached at, built once per isolate.
   const providers = new Map<string, OAuthProvider<Env>>();
@@ -29,8 +29,13 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
   const delegate = (c: Ctx) => provider(c).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
 
   const signedIn = new Hono<{ Bindings: Env }>();
-  // The provider answers 401 with the resource metadata's URL, or calls the MCP chain with the grant's props.
-  signedIn.all(SIGNED_IN_PATH, delegate);
+  // An access token goes the bearer token's way (signed-in-calls.ts); the provider answers 401 with
+  // the resource metadata's URL, or calls the MCP chain with the grant's props.
+  signedIn.all(SIGNED_IN_PATH, (c) =>
+    serveSignedIn(c.req.raw, c.env, c.executionCtx as ExecutionContext, `${originOf(c.req.raw)}${SIGNED_IN_PATH}`, (r, env, ec) => mcp.fetch(r, env, ec), (r, env, ec) =>
+      provider(c).fetch(r, env, ec),
+    ),
+  );
 
   const routes = new Hono<{ Bindings: Env }>();
   routes.get("/.well-known/oauth-protected-resource", delegate);
@@ -50,7 +55,10 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
       if (!client.ok) return c.json({ error: "invalid_client", error_description: client.message }, 401, { "Cache-Control": "no-store" });
     }
     const request = new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text });
-    return provider(c).fetch(request, c.env, c.executionCtx as ExecutionContext);
+    const started = Date.now();
+    const answer = await provider(c).fetch(request, c.env, c.executionCtx as ExecutionContext);
+    // Issued access tokens are recorded by their machines, revoked ones dropped (access-sync.ts).
+    return afterTokenRequest(c.env, originOf(c.req.raw), new URLSearchParams(text), started, answer);
   });
   routes.get(AUTHORIZE_PATH, authorize);
   routes.post("/oauth/approve", async (c) => {
@@ -76,12 +84,6 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
     return c.json({ machine_id: r.machineId, revoked: r.revoked }, 200, { "Cache-Control": "no-store" });
   });
   return { signedIn, routes };
-}
-
-/** The props the provider unwrapped from a valid token, as the bearer claim a field checks. */
-async function grantClaim(c: Context<AppEnv>) {
-  const props = (c.executionCtx as ExecutionContext<GrantProps>).props;
-  return { machineId: props.machineId, tokenHash: await sha256Hex(props.secret) };
 }
 
 /**

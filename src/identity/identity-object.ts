@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { AccountBook, type AccountRef, type AccountView, type BookResult } from "./account-book";
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
+import { accessVouch, addAccess, dropAccess } from "./oauth-access";
 import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
@@ -16,6 +17,9 @@ import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn,
  * them meaningful: first key wins, tokens are replaced, proofs and signed requests are spent once.
  * Tokens arrive only as SHA-256 hashes, so nothing stored here can be turned back into a token.
  */
+
+/** A field object's stub, told of replaced and revoked tokens. */
+type FieldStub = ReturnType<Env["FIELDS"]["getByName"]>;
 
 export type ClaimResult = { ok: true } | { ok: false; code: "identity"; message: string };
 export type SpendResult = ClaimResult | { ok: false; code: "replayed"; message: string };
@@ -111,28 +115,37 @@ export class IdentityObject extends DurableObject<Env> {
     const row = this.sql
       .exec<{ rowid: number; machine_id: string; replaced_at: number | null }>("SELECT rowid, machine_id, replaced_at FROM tokens WHERE hash = ?", tokenHash)
       .toArray()[0];
-    // Not a bearer token: perhaps the secret of one of the machine's OAuth grants (SPEC §8.1).
-    if (!row) return grantVouch(this.sql, tokenHash);
+    // Not a bearer token: perhaps the secret of one of the machine's OAuth grants, or one of
+    // their access tokens (SPEC §8.1).
+    if (!row) {
+      const grant = grantVouch(this.sql, tokenHash);
+      return grant.status === "unknown" ? accessVouch(this.sql, tokenHash, Date.now()) : grant;
+    }
     if (row.replaced_at !== null) return { status: "replaced" };
     return { status: "current", machineId: row.machine_id, epoch: row.rowid };
   }
 
   /** Tells the fields that may hold a vouch for an earlier token that tokens before `epoch` are replaced. */
-  private async tellWatchers(machineId: string, epoch: number): Promise<void> {
+  private tellWatchers(machineId: string, epoch: number): Promise<void> {
+    return this.tellFields("the new token", (field) => field.revokeTokens(machineId, epoch));
+  }
+
+  /** Tells every field that may hold a vouch of this machine's, each tried a few times. */
+  private async tellFields(what: string, tell: (field: FieldStub) => Promise<void>): Promise<void> {
     if (!this.hasWatchers) return;
     this.sql.exec("DELETE FROM token_watchers WHERE vouched_at < ?", Date.now() - WATCH_MS);
     const fields = this.sql.exec<{ field: string }>("SELECT field FROM token_watchers").toArray().map((r) => r.field);
-    await Promise.all(fields.map((field) => this.revokeAt(field, machineId, epoch)));
+    await Promise.all(fields.map((field) => this.tellField(field, what, tell)));
   }
 
-  private async revokeAt(field: string, machineId: string, epoch: number): Promise<void> {
+  private async tellField(field: string, what: string, tell: (field: FieldStub) => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         // A fresh stub per attempt: a stub that threw may be broken for good.
-        await this.env.FIELDS.getByName(field).revokeTokens(machineId, epoch);
+        await tell(this.env.FIELDS.getByName(field));
         return;
       } catch (err) {
-        if (attempt >= REVOKE_ATTEMPTS) throw new Error(`field ${field} could not be told of the new token: ${err instanceof Error ? err.message : String(err)}`);
+        if (attempt >= REVOKE_ATTEMPTS) throw new Error(`field ${field} could not be told of ${what}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
   }
@@ -231,6 +244,21 @@ export class IdentityObject extends DurableObject<Env> {
 
   dropGrant(ref: string): boolean {
     return dropGrant(this.sql, ref);
+  }
+
+  /** Records an access token the provider issued for one of this machine's grants (its hash only). */
+  addAccessToken(token: { hash: string; grantId: string; machineId: string; expiresAtMs: number; nowMs: number }): boolean {
+    return addAccess(this.sql, token);
+  }
+
+  /**
+   * Forgets a revoked grant's access tokens (or one revoked token) and tells every field that may
+   * hold a vouch for them before answering, as a mint does: the next call with them is refused.
+   */
+  async revokeAccess(machineId: string, what: { grantId: string } | { hash: string }): Promise<number> {
+    const { hashes, untilMs } = dropAccess(this.sql, what, Date.now());
+    if (hashes.length > 0) await this.tellFields("a revoked sign-in", (field) => field.forgetTokens(machineId, hashes, untilMs));
+    return hashes.length;
   }
 
   /** Spends a signed request of another kind (listing or revoking grants): first key wins, once only. */

@@ -6,6 +6,7 @@
 //   so a field proves a signed-in call by the same vouch it asks for a bearer token;
 // - a sign-in request's object (named `oauth-request:<id>`) keeps one pending consent, so that its
 //   approval is taken exactly once whichever way it comes (browser key, key file, token).
+import { newestEpoch } from "./oauth-access";
 import type { Vouch } from "./vouched-tokens";
 
 /** What a consent page and the key-file CLI are shown, and what the approval completes. */
@@ -99,6 +100,5 @@ export function grantVouch(sql: SqlStorage, hash: string): Vouch {
   if (!hasTable(sql, "oauth_grants")) return { status: "unknown" };
   const row = sql.exec<{ machine_id: string }>("SELECT machine_id FROM oauth_grants WHERE hash = ?", hash).toArray()[0];
   if (!row) return { status: "unknown" };
-  const newest = hasTable(sql, "tokens") ? sql.exec<{ epoch: number | null }>("SELECT MAX(rowid) AS epoch FROM tokens").one().epoch : null;
-  return { status: "current", machineId: row.machine_id, epoch: newest ?? 0 };
+  return { status: "current", machineId: row.machine_id, epoch: newestEpoch(sql) };
 }

@@ -31,6 +31,8 @@ export interface ToolContext {
   signedIn?: BearerClaim;
   /** The machine this request's bearer token proved, once a tool resolved it (usage counting). */
   provenMachine?: string;
+  /** Set when a field refused the request's token (unknown, replaced, revoked or expired). */
+  tokenRefused?: boolean;
   /** The request's id in the logs (`X-Request-Id`); set by the route. */
   requestId?: string;
   /** Set when a call failed under a tool and was logged: the route then returns the id in `X-Request-Id`. */

@@ -1,6 +1,7 @@
 // A machine's sign-in grants (SPEC §8.1): listed and revoked by signed requests of its key.
 // Revoking deletes the grant and its tokens from the provider and the secret's hash from the
-// machine's identity object: the next call with any of its tokens is refused. Minting a new
+// machine's identity object (with its access tokens' hashes, forgotten by every field that held
+// them): the next call with any of its tokens is refused. Minting a new
 // `msc_` token touches neither.
 import { z } from "zod";
 import type { GrantSummary } from "@cloudflare/workers-oauth-provider";
@@ -79,9 +80,12 @@ export async function revokeGrant(
   const grant = (await grantsOf(env, origin, v.machineId)).find((g) => g.id === body.grant);
   if (!grant) return { ok: false, status: 404, code: "missing", message: `${v.machineId} has no grant ${body.grant} (list them with a signed POST /api/keys/grants)` };
   const ref = (grant.metadata as { ref?: string } | null)?.ref;
-  // The provider's tokens first (the edge refuses them from the next call), then the secret's hash,
-  // so that no field asking about it again is told it is the machine's.
+  // The provider's tokens first (it refuses them from the next call), then their hashes in the
+  // machine's identity object, which tells every field holding a vouch for one of them before it
+  // answers, then the secret's hash: no field asking again is told they are the machine's.
   await oauthApi(origin, env).revokeGrant(grant.id, v.machineId);
-  if (ref) await identityStub(env, v.machineId).dropGrant(ref);
+  const identity = identityStub(env, v.machineId);
+  await identity.revokeAccess(v.machineId, { grantId: grant.id });
+  if (ref) await identity.dropGrant(ref);
   return { ok: true, machineId: v.machineId, revoked: grant.id };
 }

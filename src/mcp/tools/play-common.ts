@@ -103,8 +103,10 @@ export async function bearerOf(ctx: ToolContext): Promise<{ ok: true; bearer: Be
 }
 
 /** Notes the machine a field found the call's token to prove (the usage meter counts the call for it). */
-export function noteCaller<T extends { caller?: string }>(ctx: ToolContext, outcome: T): T {
+export function noteCaller<T extends { caller?: string } & ({ ok: true } | { ok: false; error: { code: string } })>(ctx: ToolContext, outcome: T): T {
   if (outcome.caller !== undefined) ctx.provenMachine = outcome.caller;
+  // A field refuses a token with the code "token", and only before it changes anything.
+  else if (!outcome.ok && outcome.error.code === "token") ctx.tokenRefused = true;
   return outcome;
 }
 

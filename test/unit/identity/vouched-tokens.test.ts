@@ -48,3 +48,44 @@ describe("vouched tokens held by a field", () => {
     expect(held.lookup(A, 0)).toBeUndefined();
   });
 });
+
+describe("access tokens held by a field (SPEC §8.1)", () => {
+  const ACCESS = { machineId: A.machineId, tokenHash: "access-1" };
+  const ACCESS2 = { machineId: A.machineId, tokenHash: "access-2" };
+
+  it("never holds a vouch past the token's own expiry", () => {
+    const held = new VouchedTokens();
+    expect(held.remember(ACCESS, { machineId: A.machineId, epoch: 1, untilMs: 5_000 }, 0)).toBe(true);
+    expect(held.lookup(ACCESS, 4_999)).toBe(A.machineId);
+    expect(held.lookup(ACCESS, 5_000)).toBeUndefined();
+    // An already expired token is not kept at all.
+    expect(held.remember(ACCESS, { machineId: A.machineId, epoch: 1, untilMs: 5_000 }, 5_000)).toBe(false);
+  });
+
+  it("holds a machine's bearer token and its access tokens side by side", () => {
+    const held = new VouchedTokens();
+    held.remember(A, { machineId: A.machineId, epoch: 1 }, 0);
+    held.remember(ACCESS, { machineId: A.machineId, epoch: 1, untilMs: 60_000 }, 0);
+    held.remember(ACCESS2, { machineId: A.machineId, epoch: 1, untilMs: 60_000 }, 0);
+    expect([A, ACCESS, ACCESS2].map((c) => held.lookup(c, 1))).toEqual([A.machineId, A.machineId, A.machineId]);
+  });
+
+  it("forgets revoked access tokens at once, keeps the others, and refuses a vouch for them that crossed the revocation", () => {
+    const held = new VouchedTokens();
+    held.remember(A, { machineId: A.machineId, epoch: 1 }, 0);
+    held.remember(ACCESS, { machineId: A.machineId, epoch: 1, untilMs: 60_000 }, 0);
+    held.forget(A.machineId, [ACCESS.tokenHash, ACCESS2.tokenHash], 60_000, 1);
+    expect(held.lookup(ACCESS, 2)).toBeUndefined();
+    expect(held.lookup(A, 2)).toBe(A.machineId);
+    expect(held.remember(ACCESS2, { machineId: A.machineId, epoch: 1, untilMs: 60_000 }, 3)).toBe(false);
+    expect(held.lookup(ACCESS2, 3)).toBeUndefined();
+  });
+
+  it("a new mint drops the access tokens' vouches too, which are then asked for again", () => {
+    const held = new VouchedTokens();
+    held.remember(ACCESS, { machineId: A.machineId, epoch: 1, untilMs: 60_000 }, 0);
+    held.revoke(A.machineId, 2);
+    expect(held.lookup(ACCESS, 1)).toBeUndefined();
+    expect(held.remember(ACCESS, { machineId: A.machineId, epoch: 2, untilMs: 60_000 }, 1)).toBe(true);
+  });
+});
