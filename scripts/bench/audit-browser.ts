@@ -128,6 +128,7 @@ interface BrowserRun {
   peakBeforeAuditMb: number;
   /** When the page process's private peak came (s from the page's load) and what the audit was doing then. */
   peakAt: { s: number; doing: string };
+  memoryTimeline: number[];
   cpuS: number;
   wallMs: number;
   tasks: MainThreadTasks;
@@ -154,6 +155,8 @@ async function browserAudit(base: string): Promise<BrowserRun> {
   // renderers too): its private memory and its whole resident set.
   let peakPagePrivate = 0;
   let peakPageRss = 0;
+  /** The page process's own memory every 5 s from the page's load (MB). */
+  const memoryTimeline: number[] = [];
   const sample = (): void => {
     const mine = ours(processes());
     const renderers = mine.filter((p) => p.renderer);
@@ -162,6 +165,7 @@ async function browserAudit(base: string): Promise<BrowserRun> {
     peakPageRss = Math.max(peakPageRss, pageProcess?.rssKb ?? 0);
     peakRenderer = Math.max(peakRenderer, renderer);
     const own = pageProcess?.privateKb ?? 0;
+    if (Date.now() - t0 >= memoryTimeline.length * 5000) memoryTimeline.push(Math.round(own / 1024));
     if (own > peakPagePrivate) (peakPagePrivate = own), (peakRendererAt = Date.now() - t0);
     if (Date.now() - t0 < auditStartedAt) peakBeforeAudit = Math.max(peakBeforeAudit, own);
     peakBrowser = Math.max(peakBrowser, mine.reduce((n, p) => n + p.rssKb, 0));
@@ -238,6 +242,7 @@ async function browserAudit(base: string): Promise<BrowserRun> {
       peakPageRssMb: Math.round(peakPageRss / 1024),
       peakBeforeAuditMb: Math.round(peakBeforeAudit / 1024),
       peakAt: { s: peakRendererAt / 1000, doing },
+      memoryTimeline,
       cpuS,
       wallMs,
       tasks,
@@ -289,6 +294,7 @@ async function main(): Promise<void> {
     }
     log(`    all long tasks of the page (load included): ${p.longTasks.length ? p.longTasks.join(", ") : "none"} ms`);
     log(`    peak memory: the page's renderer process (the page and its workers) ${run.peakPagePrivateMb} MB of its own, ${run.peakPageRssMb} MB resident with the shared libraries; the peak of its own at +${run.peakAt.s.toFixed(1)} s (${run.peakAt.doing}), ${run.peakBeforeAuditMb} MB before the audit started; every renderer process summed ${run.peakRendererMb} MB; every Chromium process ${run.peakBrowserMb} MB; main thread's JS heap at the end ${p.jsHeapMb} MB`);
+    log(`    the page process's own memory every 5 s from the page's load: ${run.memoryTimeline.join(", ")} MB`);
     let cli: Awaited<ReturnType<typeof cliAudit>> | null = null;
     if (!flagOption("no-baseline")) {
       cli = await cliAudit(archive.file);
