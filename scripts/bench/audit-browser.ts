@@ -2,9 +2,11 @@
  * The browser audit's benchmark (issue 31): the replay page audits the synthetic full day (the
  * archive of `npm run bench:audit`, audit-day.ts) in headless Chromium, all five checks in Web
  * Workers. Prints the audit's time, the regeneration's workers (one per core the browser reports),
- * the longest main-thread task while it ran, the page's peak memory (the renderer process, which
- * holds the page and its workers) and, as the baseline measured in the same run, `npm run audit`
- * on the same file.
+ * the main thread's tasks over 50 ms while it ran, each with the time the thread actually ran in it
+ * and what ran (from a Chromium trace and a CPU profile: on a loaded machine a task can last 100 ms
+ * while the thread runs for 5), the main thread's busy time, the page's peak memory (its renderer
+ * process, which holds the page and its workers) and, as the baseline measured in the same run,
+ * `npm run audit` on the same file.
  *
  *   npm run bench:audit-browser                  # the full day (built and cached by the audit benchmark's code)
  *   npm run bench:audit-browser -- --quick       # a small day, for a smoke run
