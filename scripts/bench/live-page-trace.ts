@@ -7,11 +7,13 @@ import type { Browser, Page } from "playwright-core";
 
 const CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "cc", "gpu", "skia", "benchmark", "renderer.scheduler"];
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
   dur?: number;
+  /** The time the thread ran within the span (µs), as opposed to its wall time `dur`. */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: unknown };
@@ -34,15 +36,24 @@ export interface TraceSummary {
   frames: number;
 }
 
-export async function stopTrace(browser: Browser): Promise<TraceSummary> {
-  const raw = JSON.parse((await browser.stopTracing()).toString("utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(raw) ? raw : raw.traceEvents;
-  // The page's main thread: the renderer main thread that ran the most task time.
+/** The events of a trace, as `browser.stopTracing()` returns it. */
+export function traceEventsOf(trace: Buffer): TraceEvent[] {
+  const raw = JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  return Array.isArray(raw) ? raw : raw.traceEvents;
+}
+
+/** The page's main thread: the renderer main thread that ran the most task time. */
+export function mainThreadOf(events: TraceEvent[]): TraceEvent | undefined {
   const busy = new Map<string, number>();
   for (const e of events) if (e.ph === "X" && e.name === "RunTask") busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
-  const main = events
+  return events
     .filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain")
     .sort((a, b) => (busy.get(`${b.pid}:${b.tid}`) ?? 0) - (busy.get(`${a.pid}:${a.tid}`) ?? 0))[0];
+}
+
+export async function stopTrace(browser: Browser): Promise<TraceSummary> {
+  const events = traceEventsOf(await browser.stopTracing());
+  const main = mainThreadOf(events);
   if (!main) return { tasks: 0, total: 0, names: [], allTotal: 0, allNames: [], frames: 0 };
   const spans = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur !== undefined).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
   const self = new Map<string, number>();

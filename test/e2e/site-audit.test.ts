@@ -55,8 +55,9 @@ const auditState = (w: WatchedPage): Promise<AuditView> =>
   });
 
 /** Opens the replay of the test day with the archive route answering `body`, and waits for the audit's end. */
-async function openAudit(body: string, options: { viewport?: { width: number; height: number }; wait?: boolean } = {}): Promise<WatchedPage> {
+async function openAudit(body: string, options: { viewport?: { width: number; height: number }; wait?: boolean; watchMessages?: boolean } = {}): Promise<WatchedPage> {
   const w = await openPage(browser(), baseUrl, "/favicon.svg", options.viewport ? { viewport: options.viewport } : {});
+  if (options.watchMessages) await w.page.addInitScript(watchWorkerMessages);
   await w.page.route(`**/api/archives/${archive.game_id}`, (r) => r.fulfill({ status: 200, contentType: "application/json", body }));
   await w.page.goto(`${baseUrl}/replay/${archive.game_id}`);
   if (options.wait !== false) await untilEnded(w);
@@ -69,6 +70,54 @@ async function untilEnded(w: WatchedPage): Promise<AuditView> {
     return a !== undefined && !["reading", "running"].includes(a.state().phase);
   }, undefined, { timeout: 120_000 });
   return auditState(w);
+}
+
+/** What crossed between the page and its workers: each message's size as JSON, and its binary parts. */
+interface WorkerMessage {
+  way: "to worker" | "from worker";
+  kind: string;
+  jsonBytes: number;
+  binaryBytes: number;
+  /** Binary bytes whose buffer went in the transfer list (moved, not copied). */
+  transferredBytes: number;
+}
+
+/**
+ * Installed before the page's script: wraps `Worker` so that every message the page posts to a
+ * worker or receives from one is measured. Whatever a worker posts is deserialised on the main
+ * thread, in one task: a large payload there is a long task however fast the machine.
+ */
+function watchWorkerMessages(): void {
+  const seen: WorkerMessage[] = [];
+  (window as unknown as { workerMessages: WorkerMessage[] }).workerMessages = seen;
+  const measure = (way: WorkerMessage["way"], data: unknown, transfer: readonly unknown[]): WorkerMessage => {
+    let binaryBytes = 0;
+    let transferredBytes = 0;
+    const json = JSON.stringify(data, (_key, value: unknown) => {
+      if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+        const buffer = value instanceof ArrayBuffer ? value : value.buffer;
+        binaryBytes += value.byteLength;
+        if (transfer.includes(buffer)) transferredBytes += value.byteLength;
+        return null;
+      }
+      return value;
+    });
+    const kind = typeof data === "object" && data !== null && "kind" in data ? String((data as { kind: unknown }).kind) : typeof data;
+    return { way, kind, jsonBytes: json?.length ?? 0, binaryBytes, transferredBytes };
+  };
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      this.addEventListener("message", (e) => seen.push(measure("from worker", e.data, [])));
+    }
+    override postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
+      const list = Array.isArray(transfer) ? transfer : (transfer?.transfer ?? []);
+      // Measured before posting: a transferred buffer is empty afterwards.
+      seen.push(measure("to worker", message, list));
+      super.postMessage(message, list);
+    }
+  };
 }
 
 /** `npm run audit` on the same bytes: its last line is the verdict. */
@@ -212,6 +261,27 @@ describe("the complete audit in the browser", () => {
       await screenshot(w.page, "audit-phone");
       expect(w.foreignRequests).toEqual([]);
       expect(w.errors).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it("keeps the audit's data in its workers: the archive is moved to them, and only small messages come back", async () => {
+    const w = await openAudit(text, { watchMessages: true });
+    try {
+      expect((await auditState(w)).phase).toBe("passed");
+      const messages = await w.page.evaluate(() => (window as unknown as { workerMessages: WorkerMessage[] }).workerMessages);
+      // The archive's bytes go to the audit worker once, moved: the page keeps no copy.
+      const sent = messages.filter((m) => m.way === "to worker");
+      expect(sent.filter((m) => m.binaryBytes > 0)).toEqual([expect.objectContaining({ kind: "open", binaryBytes: text.length, transferredBytes: text.length })]);
+      expect(Math.max(...sent.map((m) => m.jsonBytes))).toBeLessThan(4096);
+      // What comes back is progress, each check's result and the verdict: no bytes, nothing near
+      // the size of the day's tiles or log (which would be parsed on the main thread).
+      const received = messages.filter((m) => m.way === "from worker");
+      expect(new Set(received.map((m) => m.kind))).toEqual(new Set(["read", "progress", "check", "done"]));
+      expect(received.filter((m) => m.binaryBytes > 0)).toEqual([]);
+      expect(Math.max(...received.map((m) => m.jsonBytes))).toBeLessThan(16_384);
+      expect(text.length).toBeGreaterThan(20 * 16_384);
     } finally {
       await w.context.close();
     }

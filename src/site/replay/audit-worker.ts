@@ -17,6 +17,7 @@ import { growEvents } from "../../daily/audit/event-log";
 import { PieceRunnerError, type PieceRunner } from "../../daily/audit/regeneration-pool";
 import { checkLine, readingFailureLine, verdictLine } from "../../daily/audit/report-text";
 import type { NotedHead } from "../../daily/audit/saved";
+import { releaseBytes } from "../../text/bytes";
 import type { FromAuditor, ToAuditor } from "./audit-messages";
 
 /** The worker's global scope, as far as this file uses it (the site compiles with DOM types only). */
@@ -69,6 +70,10 @@ function open(bytes: Uint8Array): Promise<boolean> {
       if (!(err instanceof ArchiveFormatError)) throw err;
       say({ kind: "unreadable", line: readingFailureLine(err.message) });
       return false;
+    } finally {
+      // Read once and kept as text: the bytes (tens of MB) are freed now, not at this worker's
+      // first full collection, which comes only after the replay check, near the page's peak.
+      releaseBytes(bytes);
     }
     say({ kind: "read", ms: Date.now() - t0, tiles: archive.tiles.length, events: archive.events.length, rings: growEvents(archive.events).length });
     return true;
