@@ -50,3 +50,21 @@ export function processCpu(pids: number[]): number {
   }
   return total;
 }
+
+/**
+ * The workerd processes `wrangler dev` runs in its group, told apart: `proxy` is wrangler's own
+ * proxy, which listens on the public `port` and passes every request and socket frame on; `user`
+ * runs the Worker and its Durable Objects.
+ */
+export function devWorkerd(pgid: number, port: number): { proxy: number[]; user: number[] } {
+  const out = { proxy: [] as number[], user: [] as number[] };
+  for (const pid of groupPids(pgid, "workerd")) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      (args.some((a) => a.endsWith(`entry=127.0.0.1:${port}`)) ? out.proxy : out.user).push(pid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
