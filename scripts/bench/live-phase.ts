@@ -23,6 +23,8 @@ export interface PhaseOptions {
   seconds: number;
   /** Numbers this phase's writers' machines apart from another phase's. */
   phase: number;
+  /** A nice value for the spectators' threads (they then yield the CPU to the writers and the server). */
+  spectatorNice?: number;
   /** CPU seconds used so far, per process (or name): read before and after the writes. */
   cpu: () => Map<string, number>;
 }
@@ -56,7 +58,7 @@ async function head(base: string, gameId: string): Promise<number> {
 
 export async function runPhase(o: PhaseOptions): Promise<Phase> {
   const from = await head(o.writeBase, o.gameId);
-  const listeners = await startSpectators(o.watchBase, o.gameId, from, o.spectators);
+  const listeners = await startSpectators(o.watchBase, o.gameId, from, o.spectators, o.spectatorNice);
   await sleep(500);
   const log = new WriteLog();
   const cpuBefore = o.cpu();

@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { now, sleep } from "./live-writers";
 
@@ -25,6 +26,8 @@ const PER_THREAD = 125;
 const MAX_THREADS = 16;
 /** Sockets a thread opens at once (each opening is a call from the relay to the field). */
 const OPENING_AT_ONCE = 8;
+const OPEN_TIMEOUT_MS = 30_000;
+const STALL_MS = 20_000;
 
 interface ThreadData {
   liveSpectators: true;
@@ -32,14 +35,15 @@ interface ThreadData {
   gameId: string;
   from: number;
   count: number;
+  nice?: number;
 }
 
-export async function startSpectators(base: string, gameId: string, from: number, count: number): Promise<Spectators> {
+export async function startSpectators(base: string, gameId: string, from: number, count: number, nice?: number): Promise<Spectators> {
   const perThread = Math.max(PER_THREAD, Math.ceil(count / MAX_THREADS));
   const threads: Worker[] = [];
   const ready: Array<Promise<void>> = [];
   for (let i = 0; i < count; i += perThread) {
-    const data: ThreadData = { liveSpectators: true, base, gameId, from, count: Math.min(perThread, count - i) };
+    const data: ThreadData = { liveSpectators: true, base, gameId, from, count: Math.min(perThread, count - i), nice };
     const w = new Worker(new URL(import.meta.url), { workerData: data, execArgv: ["--import", "tsx"] });
     threads.push(w);
     ready.push(
@@ -99,8 +103,11 @@ async function open(url: string): Promise<Entry> {
     const opened = await new Promise<boolean>((resolve) => {
       socket.addEventListener("open", () => resolve(true), { once: true });
       socket.addEventListener("error", () => resolve(false), { once: true });
+      // A server out of file descriptors may never answer the upgrade.
+      setTimeout(() => resolve(false), OPEN_TIMEOUT_MS);
     });
     if (opened) return entry;
+    socket.close();
     // A loaded machine refuses a connection now and then: try again, a few times.
     if (attempt >= 5) throw new Error(`socket ${url} failed ${attempt} times`);
     await sleep(250 * attempt);
@@ -109,6 +116,8 @@ async function open(url: string): Promise<Entry> {
 
 /** In a worker thread: `count` sockets; on "close", the receipt time of every event per socket. */
 async function spectatorThread(d: ThreadData): Promise<void> {
+  // Decoding every copy of every batch yields the CPU to the writers and the server (nice is per thread on Linux).
+  if (d.nice !== undefined) setPriority(0, d.nice);
   const url = `${d.base.replace("http", "ws")}/api/games/${d.gameId}/live?from=${d.from}`;
   const sockets: Entry[] = [];
   try {
@@ -129,10 +138,18 @@ async function spectatorThread(d: ThreadData): Promise<void> {
     }
     if (m.type !== "wait" || m.head === undefined) return;
     const head = m.head;
-    // Long enough for the relays to drain a backlog of thousands of sockets on a loaded machine.
-    const deadline = Date.now() + 10_000 + 5 * d.count * MAX_THREADS;
+    // A feed that fell behind (thousands of sockets on a loaded machine) drains for as long as it
+    // makes progress; the wait ends STALL_MS after the last event any socket received.
+    const received = (): number => sockets.reduce((n, s) => n + s.received.size, 0);
+    let seen = received();
+    let lastProgress = Date.now();
     const check = (): void => {
-      if (Date.now() < deadline && sockets.some((s) => !s.received.has(head))) {
+      const total = received();
+      if (total > seen) {
+        seen = total;
+        lastProgress = Date.now();
+      }
+      if (Date.now() - lastProgress < STALL_MS && sockets.some((s) => !s.received.has(head))) {
         setTimeout(check, 50);
         return;
       }

@@ -4,13 +4,14 @@
  * `GET /api/games/:id/live`; for every event and every spectator, the delay from the moment the
  * writer got its commit answer to the moment the spectator received the event. The same run
  * measures one spectator first (the baseline), then 500. The spectators run in worker threads
- * (125 sockets each) so that decoding 500 copies of every batch does not slow the writers down;
+ * (live-spectators.ts) so that decoding 500 copies of every batch does not slow the writers down;
  * times are absolute (`performance.timeOrigin + performance.now()`), comparable across threads.
  *
  *   npm run bench:live                                   # 1 then 500 spectators, 12 writers at 25 events/s, 15 s each
  *   npm run bench:live -- --spectators 200 --rate 40 --seconds 10
  *   npm run bench:live -- --base http://127.0.0.1:8787           # a running `npm start` with MOSAIC_DEV=1
  *   npm run bench:live -- --per-process                          # server CPU per process id, not per name
+ *   npm run bench:live -- --scale                                # the field's own CPU per event, 1 to thousands of spectators (live-scale.ts)
  *
  * Beside the delays it prints each phase's write-call latency, the CPU the server's processes
  * (wrangler and workerd) and the benchmark itself used, the server's CPU per event, and the load

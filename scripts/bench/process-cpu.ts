@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 
 /**
  * CPU seconds used so far by the processes of a process group (`wrangler dev` leads the group its
@@ -67,4 +68,16 @@ export function devWorkerd(pgid: number, port: number): { proxy: number[]; user:
     }
   }
   return out;
+}
+
+/** Lowers the scheduling priority (nice) of every thread of every process in a group (Linux: nice is per thread). */
+export function niceGroup(pgid: number, nice: number): void {
+  for (const key of groupCpu(pgid, true).keys()) {
+    const pid = key.slice(key.lastIndexOf("#") + 1);
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
 }

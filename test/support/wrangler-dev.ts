@@ -17,6 +17,8 @@ export interface DevServer {
   stop(): Promise<void>;
   /** SIGKILL to wrangler and workerd at once (no shutdown of any kind); the state folder stays. */
   kill(): Promise<void>;
+  /** What wrangler printed so far (its log, and workerd's). */
+  output(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -67,6 +69,7 @@ export async function startDevServer(
     stateDir,
     port,
     pid: child.pid ?? 0,
+    output: () => output,
     async kill() {
       signalGroup(child, "SIGKILL");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
