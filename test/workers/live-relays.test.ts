@@ -98,7 +98,7 @@ async function playingField(seed: string) {
 }
 
 describe("the live feed through relays", () => {
-  it("spreads spectators over the relays; every socket gets every event once, in order, with the log head; the field holds no socket", async () => {
+  it("spreads spectators over the relays; every socket gets every event once, in order, with the log head; the field holds no socket, the hub nothing", async () => {
     const { raw, gameId, players } = await playingField("relays-crowd");
     await players.pass(1);
     const crowd = Array.from({ length: 12 }, () => new Spectator(gameId, "3"));
@@ -113,6 +113,12 @@ describe("the live feed through relays", () => {
     expect(audience.relays.length).toBeGreaterThanOrEqual(1);
     expect(audience.relays.length).toBeLessThanOrEqual(3);
     for (const name of audience.relays) expect(name).toMatch(new RegExp(`^${gameId}#[0-2]$`));
+    // The batches went through the hub, which holds no socket and keeps nothing.
+    const hub = await runInDurableObject(env.RELAYS.getByName(relayHubName(gameId)), (_, state) => ({
+      sockets: state.getWebSockets().length,
+      keys: [...state.storage.kv.list()].length,
+    }));
+    expect(hub).toEqual({ sockets: 0, keys: 0 });
     for (const s of crowd) s.ws?.close(1000, "bye");
   });
 
