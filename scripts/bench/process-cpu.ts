@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 
 /**
  * CPU seconds used so far by the processes of a process group (`wrangler dev` leads the group its
@@ -49,4 +50,34 @@ export function processCpu(pids: number[]): number {
     }
   }
   return total;
+}
+
+/**
+ * The workerd processes `wrangler dev` runs in its group, told apart: `proxy` is wrangler's own
+ * proxy, which listens on the public `port` and passes every request and socket frame on; `user`
+ * runs the Worker and its Durable Objects.
+ */
+export function devWorkerd(pgid: number, port: number): { proxy: number[]; user: number[] } {
+  const out = { proxy: [] as number[], user: [] as number[] };
+  for (const pid of groupPids(pgid, "workerd")) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      (args.some((a) => a.endsWith(`entry=127.0.0.1:${port}`)) ? out.proxy : out.user).push(pid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Lowers the scheduling priority (nice) of every thread of every process in a group (Linux: nice is per thread). */
+export function niceGroup(pgid: number, nice: number): void {
+  for (const key of groupCpu(pgid, true).keys()) {
+    const pid = key.slice(key.lastIndexOf("#") + 1);
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
 }

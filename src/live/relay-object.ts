@@ -7,8 +7,9 @@ export const RELAY_NAME_HEADER = "X-Mosaic-Relay";
 
 /**
  * A relay of one field's live feed (docs/scale.md "The live feed"): it holds spectator sockets
- * with the hibernation API and sends on each batch the field delivers once, so the field's work
- * per event is one call per relay, however many spectators there are.
+ * with the hibernation API and sends on each batch the field delivers once through its hub (one
+ * relay of the field that holds no socket, see `fanOut`), so the field's work per event is one
+ * call, however many spectators there are.
  *
  * The messages are the field's own (`hello`, `events` with `log_head`, `resync`), byte for byte.
  * A new socket gets its hello and catch-up from the field (`relayJoin`), which also subscribes
@@ -53,11 +54,28 @@ export class RelayObject extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
+  /**
+   * As the field's hub (relay-subscribers.ts): passes a batch on to each of the field's `relays`
+   * and answers, once all have taken it, how many sockets each holds (a relay that failed is left
+   * out: it catches up at its next batch). The hub keeps nothing, so a reset loses nothing.
+   */
+  async fanOut(gameId: string, relays: string[], messages: string[], first: number, last: number): Promise<{ open: Array<{ relay: string; open: number }> }> {
+    const answers = await Promise.allSettled(relays.map((name) => this.env.RELAYS.getByName(name).deliver(gameId, messages, first, last)));
+    const open: Array<{ relay: string; open: number }> = [];
+    answers.forEach((answer, i) => {
+      if (answer.status === "fulfilled") open.push({ relay: relays[i], open: answer.value.open });
+      else console.error(`live relay ${relays[i]}: delivery of ${first}..${last} failed; it catches up at its next batch`, answer.reason);
+    });
+    return { open };
+  }
+
   /** A batch from the field: events `first`..`last` as messages. Answers how many sockets are open. */
   async deliver(gameId: string, messages: string[], first: number, last: number): Promise<{ open: number }> {
     const sockets = this.ctx.getWebSockets();
     if (sockets.length === 0) return { open: 0 };
     const rev = this.ctx.storage.kv.get<number>("rev");
+    // A batch this relay already sent on (a late delivery after a catch-up): nothing to send.
+    if (rev !== undefined && last <= rev) return { open: sockets.length };
     let out = messages;
     let upTo = last;
     if (rev !== undefined && first > rev + 1) {

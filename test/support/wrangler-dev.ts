@@ -17,6 +17,8 @@ export interface DevServer {
   stop(): Promise<void>;
   /** SIGKILL to wrangler and workerd at once (no shutdown of any kind); the state folder stays. */
   kill(): Promise<void>;
+  /** What wrangler printed so far (its log, and workerd's). */
+  output(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -31,13 +33,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startDevServer(options: { vars?: Record<string, string>; stateDir?: string; port?: number } = {}): Promise<DevServer> {
+export async function startDevServer(
+  options: { vars?: Record<string, string>; stateDir?: string; port?: number; config?: string; env?: Record<string, string> } = {},
+): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "mosaic-e2e-"));
   const args = [wranglerBin, "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir, "--show-interactive-dev-session=false"];
   for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
+  // Another configuration than the repository's wrangler.toml (a benchmark's split of the Worker).
+  if (options.config) args.push("--config", options.config);
   // Run wrangler's own entry under this Node (detached, so the whole process group stops with it).
-  const child: ChildProcess = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...devEnv(process.env), NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", CI: "1" } });
+  const child: ChildProcess = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...devEnv(process.env), NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", CI: "1", ...options.env } });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
@@ -63,6 +69,7 @@ export async function startDevServer(options: { vars?: Record<string, string>; s
     stateDir,
     port,
     pid: child.pid ?? 0,
+    output: () => output,
     async kill() {
       signalGroup(child, "SIGKILL");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);

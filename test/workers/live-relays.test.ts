@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
+import { relayHubName } from "../../src/live/relay-subscribers";
 import type { Referee } from "../../src/referee";
 import { applyLiveMessage, SpectatorModel, type LiveMessage, type SpectatorSnapshot } from "../../src/spectator";
 import { createPlaying, ScriptedPlayers, type RawStub } from "./game-helpers";
@@ -77,11 +78,11 @@ const fieldAudience = (raw: RawStub): Promise<{ relays: string[]; sockets: numbe
     return { relays: store.getMeta<string[]>("relays") ?? [], sockets: state.getWebSockets().length };
   });
 
-/** Every relay of the field leaves memory (woken first, so there is something to evict); storage and sockets stay. */
-async function evictRelays(raw: RawStub): Promise<void> {
+/** Every relay of the field, and its hub, leaves memory (woken first, so there is something to evict); storage and sockets stay. */
+async function evictRelays(raw: RawStub, gameId: string): Promise<void> {
   const names = (await fieldAudience(raw)).relays;
   expect(names.length).toBeGreaterThan(0);
-  for (const name of names) {
+  for (const name of [...names, relayHubName(gameId)]) {
     const relay = env.RELAYS.getByName(name);
     await runInDurableObject(relay, () => undefined);
     await evictDurableObject(relay);
@@ -97,7 +98,7 @@ async function playingField(seed: string) {
 }
 
 describe("the live feed through relays", () => {
-  it("spreads spectators over the relays; every socket gets every event once, in order, with the log head; the field holds no socket", async () => {
+  it("spreads spectators over the relays; every socket gets every event once, in order, with the log head; the field holds no socket, the hub nothing", async () => {
     const { raw, gameId, players } = await playingField("relays-crowd");
     await players.pass(1);
     const crowd = Array.from({ length: 12 }, () => new Spectator(gameId, "3"));
@@ -112,18 +113,24 @@ describe("the live feed through relays", () => {
     expect(audience.relays.length).toBeGreaterThanOrEqual(1);
     expect(audience.relays.length).toBeLessThanOrEqual(3);
     for (const name of audience.relays) expect(name).toMatch(new RegExp(`^${gameId}#[0-2]$`));
+    // The batches went through the hub, which holds no socket and keeps nothing.
+    const hub = await runInDurableObject(env.RELAYS.getByName(relayHubName(gameId)), (_, state) => ({
+      sockets: state.getWebSockets().length,
+      keys: [...state.storage.kv.list()].length,
+    }));
+    expect(hub).toEqual({ sockets: 0, keys: 0 });
     for (const s of crowd) s.ws?.close(1000, "bye");
   });
 
-  it("keeps every event when relays are evicted and re-created mid-stream", async () => {
+  it("keeps every event when relays and their hub are evicted and re-created mid-stream", async () => {
     const { raw, gameId, players } = await playingField("relays-evicted");
     const spectators = Array.from({ length: 4 }, () => new Spectator(gameId, "2"));
     for (const s of spectators) await s.start();
     const starts = spectators.map((s) => s.model.revision);
     await players.pass(2);
-    await evictRelays(raw);
+    await evictRelays(raw, gameId);
     await players.pass(2);
-    await evictRelays(raw);
+    await evictRelays(raw, gameId);
     await evictDurableObject(raw);
     await players.pass(2);
     const head = await headOf(raw);
