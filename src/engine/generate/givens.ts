@@ -114,8 +114,9 @@ export class GivensReducer {
   run(rng: Rng): number[] | null {
     for (let round = 0; round < ROUNDS; round++) {
       const given = this.greedy(rng);
-      const c = this.countWith(given, this.m + 1);
-      if (c === this.m || this.climb(given, rng)) {
+      // Greedy tracks the exact count of its givens (`cur`, at most m): below m a fresh count
+      // could only confirm it (or stop on its budget, taken as m + 1), so only at m is it needed.
+      if ((this.cur === this.m && this.countWith(given, this.m + 1) === this.m) || this.climb(given, rng)) {
         const ids: number[] = [];
         for (let i = 0; i < this.n; i++) if (given[i]) ids.push(this.problem.cellIds[i]);
         return ids.sort((a, b) => a - b);
