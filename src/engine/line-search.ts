@@ -39,9 +39,12 @@ export abstract class LineSearch {
   protected readonly cnt: Int32Array;
   /** 1 once a line's completed pattern has been barred from its siblings. */
   protected readonly det: Uint8Array;
+  /** Queued lines, first in first out (a ring: each line is queued at most once). */
   protected readonly queue: Int32Array;
   protected readonly inQ: Uint8Array;
-  protected qTop = 0;
+  protected qHead = 0;
+  protected qTail = 0;
+  protected qLen = 0;
   protected trail: Int32Array;
   protected tTop = 0;
   private branch: Int32Array;
@@ -67,7 +70,7 @@ export abstract class LineSearch {
     this.ones = new Int32Array(n);
     this.cnt = new Int32Array(n);
     this.det = new Uint8Array(n);
-    this.queue = new Int32Array(n);
+    this.queue = new Int32Array(Math.max(1, n));
     this.inQ = new Uint8Array(n);
     this.trail = new Int32Array(trailSize);
     this.branch = new Int32Array(4096);
@@ -111,7 +114,9 @@ export abstract class LineSearch {
       queue[l] = l;
       inQ[l] = 1;
     }
-    this.qTop = p.nLines;
+    this.qHead = 0;
+    this.qTail = 0;
+    this.qLen = p.nLines;
     this.loadLines();
     this.consistent = this.propagate();
     return this.consistent;
@@ -307,7 +312,9 @@ export abstract class LineSearch {
     const queue = this.queue;
     this.val[c] = v;
     this.push(c * 8 + TAG_CELL);
-    let q = this.qTop;
+    const cap = queue.length;
+    let q = this.qTail;
+    let added = 0;
     for (let j = p.cellLineStart[c], end = p.cellLineStart[c + 1]; j < end; j++) {
       const l = p.cellLine[j];
       const bit = p.cellBit[j];
@@ -315,17 +322,22 @@ export abstract class LineSearch {
       if (v) ones[l] |= bit;
       if (l !== except && !inQ[l]) {
         inQ[l] = 1;
-        queue[q++] = l;
+        queue[q] = l;
+        if (++q === cap) q = 0;
+        added++;
       }
     }
-    this.qTop = q;
+    this.qTail = q;
+    this.qLen += added;
   }
 
   /** Queue line l unless it is queued already. */
   protected wake(l: number): void {
     if (!this.inQ[l]) {
       this.inQ[l] = 1;
-      this.queue[this.qTop++] = l;
+      this.queue[this.qTail] = l;
+      if (++this.qTail === this.queue.length) this.qTail = 0;
+      this.qLen++;
     }
   }
 
@@ -342,7 +354,15 @@ export abstract class LineSearch {
   }
 
   protected clearQueue(): void {
-    while (this.qTop > 0) this.inQ[this.queue[--this.qTop]] = 0;
+    while (this.qLen > 0) this.inQ[this.dequeue()] = 0;
+  }
+
+  /** The next queued line (the queue must not be empty); its `inQ` flag stays set. */
+  protected dequeue(): number {
+    const l = this.queue[this.qHead];
+    if (++this.qHead === this.queue.length) this.qHead = 0;
+    this.qLen--;
+    return l;
   }
 
   private undo(mark: number): void {
