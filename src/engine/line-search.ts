@@ -47,6 +47,13 @@ export abstract class LineSearch {
   protected qLen = 0;
   protected trail: Int32Array;
   protected tTop = 0;
+  /**
+   * Epochs: a new one starts at every point the trail may be rewound to (a mark, a search branch)
+   * and after every undo. A line's count is saved on the trail only at its first change in an
+   * epoch: the value the rewind must restore is the one before that change.
+   */
+  private epoch = 1;
+  private readonly savedIn: Int32Array;
   private branch: Int32Array;
   private bTop = 0;
   private readonly work: SearchWork;
@@ -72,6 +79,7 @@ export abstract class LineSearch {
     this.det = new Uint8Array(n);
     this.queue = new Int32Array(Math.max(1, n));
     this.inQ = new Uint8Array(n);
+    this.savedIn = new Int32Array(n);
     this.trail = new Int32Array(trailSize);
     this.branch = new Int32Array(4096);
   }
@@ -98,6 +106,7 @@ export abstract class LineSearch {
     this.work.resets++;
     this.val.set(fixed);
     this.tTop = 0;
+    this.nextEpoch();
     this.det.fill(0);
     for (let l = 0; l < p.nLines; l++) {
       let k = 0;
@@ -124,6 +133,7 @@ export abstract class LineSearch {
 
   /** Current trail position, to return to with `backtrack` (for incremental use). */
   mark(): number {
+    this.nextEpoch();
     return this.tTop;
   }
 
@@ -199,7 +209,7 @@ export abstract class LineSearch {
     this.budget = budget;
     this.collect = collect;
     this.rng = rng;
-    const mark = this.tTop;
+    const mark = this.mark();
     this.bTop = 0;
     this.dfs();
     this.undo(mark);
@@ -260,7 +270,7 @@ export abstract class LineSearch {
         br[base + i] = br[base + j];
         br[base + j] = t;
       }
-      const mark = this.tTop;
+      const mark = this.mark();
       if (this.assignLine(best, br[base + i]) && this.propagate()) this.dfs();
       else this.clearQueue();
       this.undo(mark);
@@ -341,10 +351,20 @@ export abstract class LineSearch {
     }
   }
 
-  /** Save line l's count on the trail and set it to c. */
+  /** Set line l's count to c, saving the old one on the trail at its first change in the epoch. */
   protected setCount(l: number, c: number): void {
-    this.push2(this.cnt[l], l * 8 + TAG_COUNT);
+    if (this.savedIn[l] !== this.epoch) {
+      this.savedIn[l] = this.epoch;
+      this.push2(this.cnt[l], l * 8 + TAG_COUNT);
+    }
     this.cnt[l] = c;
+  }
+
+  private nextEpoch(): void {
+    if (++this.epoch === 0x40000000) {
+      this.savedIn.fill(0);
+      this.epoch = 1;
+    }
   }
 
   /** Mark line l complete (its pattern is then barred from its siblings, rule 3). */
@@ -396,5 +416,6 @@ export abstract class LineSearch {
       }
     }
     this.tTop = t;
+    this.nextEpoch();
   }
 }
