@@ -45,6 +45,14 @@ export abstract class LineSearch {
   protected qHead = 0;
   protected qTail = 0;
   protected qLen = 0;
+  /**
+   * Propagate last in, first out, as the engine first did. The fixpoint is the same either way,
+   * but the list solver's branching order (its pool order) follows the order lines were filtered
+   * in, and one search of the givens reduction (`climb`'s count of the current alternatives) can
+   * stop either on its limit or on its node budget depending on which solution comes first: it
+   * runs in this order so that its answer stays that of the first engine.
+   */
+  stackOrder = false;
   protected trail: Int32Array;
   protected tTop = 0;
   /**
@@ -377,8 +385,16 @@ export abstract class LineSearch {
     while (this.qLen > 0) this.inQ[this.dequeue()] = 0;
   }
 
-  /** The next queued line (the queue must not be empty); its `inQ` flag stays set. */
+  /**
+   * The next queued line (the queue must not be empty); its `inQ` flag stays set. First in, first
+   * out, or last in, first out in `stackOrder`.
+   */
   protected dequeue(): number {
+    if (this.stackOrder) {
+      this.qTail = this.qTail === 0 ? this.queue.length - 1 : this.qTail - 1;
+      this.qLen--;
+      return this.queue[this.qTail];
+    }
     const l = this.queue[this.qHead];
     if (++this.qHead === this.queue.length) this.qHead = 0;
     this.qLen--;

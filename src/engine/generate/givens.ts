@@ -324,7 +324,11 @@ export class GivensReducer {
     // that removing g would add: exactly those with g against the truth (cheap to enumerate).
     for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
     this.counts++;
+    // This enumeration may stop on its limit (m solutions, all of them) or on its budget first:
+    // which one depends on the branching order, so it runs in the first engine's order.
+    this.solver.stackOrder = true;
     const current = this.solver.reset(f) ? (this.solver.enumerate(m, COUNT_BUDGET * 4) ?? []) : [];
+    this.solver.stackOrder = false;
     const base = current.filter((s) => !this.isTruth(s));
     // Whether each alternative differs from the truth within every pin set, worked out once.
     const baseDiffers = base.map((s) => this.differsOnShared(s));
