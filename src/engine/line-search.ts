@@ -1,18 +1,12 @@
 /**
  * The search shared by both line solvers (SPEC §2): cell values, the propagation queue, the
  * undo trail and the depth-first search that counts, enumerates or completes at random.
- *
- * A subclass supplies only how each line's set of still-possible patterns is stored: how a line
- * is loaded from its fixed cells, how sets are filtered and cells forced (`propagate`), how a
- * line's live patterns are listed for branching, and how its own trail entries are undone.
- * `Solver` keeps lists (fast when most cells are known: counting), `BitSolver` bitsets over the
- * length's table (fast on open problems: filling).
- *
+ * A subclass supplies how each line's live patterns are stored: loaded from fixed cells, filtered
+ * and cells forced (`propagate`), listed for branching, and its own trail entries undone. `Solver`
+ * keeps lists (fast when most cells are known: counting), `BitSolver` bitsets (open problems).
  * Trail entries are `index * 8 + tag`; the tags below 3 are the search's own, a subclass may use
  * the others (a value saved before its entry is pushed first, so it is popped second).
- *
- * The search is exhaustive (no time cut-offs); an optional node budget makes a bounded attempt
- * deterministic: it counts search nodes, never time.
+ * The search is exhaustive; an optional node budget (search nodes, never time) bounds an attempt.
  */
 import type { Problem } from "./problem";
 import type { Rng } from "./random";
@@ -46,19 +40,15 @@ export abstract class LineSearch {
   protected qTail = 0;
   protected qLen = 0;
   /**
-   * Propagate last in, first out, as the engine first did. The fixpoint is the same either way,
-   * but the list solver's branching order (its pool order) follows the order lines were filtered
-   * in, and one search of the givens reduction (`climb`'s count of the current alternatives) can
-   * stop either on its limit or on its node budget depending on which solution comes first: it
-   * runs in this order so that its answer stays that of the first engine.
+   * Propagate last in, first out, as the engine first did: same fixpoint, but the list solver's
+   * branching order follows the filtering order, and one search depends on it (givens.ts, climb).
    */
   stackOrder = false;
   protected trail: Int32Array;
   protected tTop = 0;
   /**
-   * Epochs: a new one starts at every point the trail may be rewound to (a mark, a search branch)
-   * and after every undo. A line's count is saved on the trail only at its first change in an
-   * epoch: the value the rewind must restore is the one before that change.
+   * An epoch starts at every point the trail may be rewound to and after every undo; a line's
+   * count is saved only at its first change in an epoch (the value a rewind must restore).
    */
   private epoch = 1;
   private readonly savedIn: Int32Array;
@@ -101,39 +91,20 @@ export abstract class LineSearch {
   /** Undo one of the subclass's own trail entries (its saved value, if any, is next). */
   protected abstract undoStorage(tag: number, idx: number): void;
 
-  /**
-   * Load fixed cell values (local indices; -1 = free) and propagate.
-   * Returns false when the fixed cells already contradict the rules.
-   */
+  /** Load fixed cell values (local indices; -1 = free) and propagate; false on a contradiction. */
   reset(fixed: Int8Array): boolean {
-    const p = this.p;
-    const known = this.known;
-    const ones = this.ones;
-    const queue = this.queue;
-    const inQ = this.inQ;
+    const n = this.p.nLines;
     this.work.resets++;
     this.val.set(fixed);
     this.tTop = 0;
     this.nextEpoch();
     this.det.fill(0);
-    for (let l = 0; l < p.nLines; l++) {
-      let k = 0;
-      let o = 0;
-      for (let i = p.lineCellStart[l], b = 1; i < p.lineCellStart[l + 1]; i++, b <<= 1) {
-        const v = fixed[p.lineCells[i]];
-        if (v >= 0) {
-          k |= b;
-          if (v) o |= b;
-        }
-      }
-      known[l] = k;
-      ones[l] = o;
-      queue[l] = l;
-      inQ[l] = 1;
-    }
+    this.p.lineMasks(fixed, this.known, this.ones);
+    for (let l = 0; l < n; l++) this.queue[l] = l;
+    this.inQ.fill(1);
     this.qHead = 0;
     this.qTail = 0;
-    this.qLen = p.nLines;
+    this.qLen = n;
     this.loadLines();
     this.consistent = this.propagate();
     return this.consistent;
@@ -145,10 +116,7 @@ export abstract class LineSearch {
     return this.tTop;
   }
 
-  /**
-   * Fix more cells on top of the current state (local indices and values) and propagate.
-   * Returns false on a contradiction; `backtrack` to an earlier mark undoes the assumption.
-   */
+  /** Fix more cells (local indices, values) and propagate; false on a contradiction (see `backtrack`). */
   assume(cells: ArrayLike<number>, values: ArrayLike<number>, count: number): boolean {
     if (!this.consistent) return false;
     for (let k = 0; k < count; k++) {
@@ -181,8 +149,7 @@ export abstract class LineSearch {
   /** All solutions up to `limit` (cell values by local index, 255 = free); null when over budget. */
   enumerate(limit: number, budget = Infinity): Uint8Array[] | null {
     const out: Uint8Array[] = [];
-    this.run(limit, budget, out, null);
-    return this.aborted ? null : out;
+    return this.enumerateInto(limit, budget, out) < 0 ? null : out;
   }
 
   /**
@@ -195,9 +162,8 @@ export abstract class LineSearch {
   }
 
   /**
-   * Complete the search lines with one solution chosen by `rng` (branch order shuffled).
-   * On success the values stay in `val` (cells outside search lines may stay -1).
-   * Returns true on success, false when there is none or the budget ran out (see `aborted`).
+   * Complete the search lines with one solution chosen by `rng` (branch order shuffled), left in
+   * `val` (cells outside search lines may stay -1); false when none or over budget (`aborted`).
    */
   solveRandom(rng: Rng, budget = Infinity): boolean {
     const out: Uint8Array[] = [];
@@ -385,10 +351,7 @@ export abstract class LineSearch {
     while (this.qLen > 0) this.inQ[this.dequeue()] = 0;
   }
 
-  /**
-   * The next queued line (the queue must not be empty); its `inQ` flag stays set. First in, first
-   * out, or last in, first out in `stackOrder`.
-   */
+  /** The next queued line, first in first out unless `stackOrder` (`inQ` stays set). */
   protected dequeue(): number {
     if (this.stackOrder) {
       this.qTail = this.qTail === 0 ? this.queue.length - 1 : this.qTail - 1;

@@ -148,21 +148,18 @@ export class GivensReducer {
     const values = new Int32Array(2 * n + 1);
     const truth = this.truth;
     const fixed = this.fixed;
-    // The base state: nothing fixed (every test fixes its cells on top, see below).
     fixed.fill(-1);
     this.counts++;
     solver.reset(fixed);
-    // On top of the base, the solver's trail holds entries: pieces of the untested cells (entry k
-    // fixes order[segFrom[k]..) up to the previous entry's start, or to n) and the kept givens
-    // (keptCells from segKept[k] up to the next entry's start). A test removing order[i..end)
-    // needs order[end..n) and the kept givens fixed: it pops the entries that fix cells before
-    // `end`, assumes again the kept givens they held, and assumes the missing cells in pieces
-    // halving towards `end` (the next test pops only the small ones). Consecutive tests thus
-    // share the propagation of the cells they both fix instead of each redoing it.
-    // At most one entry per position (pieces are disjoint) plus two of kept givens.
-    const segFrom = new Int32Array(n + 2);
-    const segMark = new Int32Array(n + 2);
-    const segKept = new Int32Array(n + 2);
+    // On top of that empty base the trail holds entries: pieces of the untested cells (entry k
+    // fixes order[segFrom[k]..) up to the previous entry's start, or n) and kept givens (keptCells
+    // from segKept[k] up to the next entry's). A test removing order[i..end) pops the entries that
+    // fix cells before `end`, assumes again the kept givens they held, and assumes the missing
+    // cells in pieces halving towards `end` (the next test pops only the small ones), so
+    // consecutive tests share their propagation. Pieces are disjoint, a given is kept once: ≤ 2n.
+    const segFrom = new Int32Array(2 * n + 1);
+    const segMark = new Int32Array(2 * n + 1);
+    const segKept = new Int32Array(2 * n + 1);
     const keptCells = new Int32Array(n);
     let keptTop = 0;
     let segs = 0;
@@ -208,9 +205,7 @@ export class GivensReducer {
     const keep = (i: number): void => {
       entry(i + 1, keptTop);
       keptCells[keptTop++] = order[i];
-      cells[0] = order[i];
-      values[0] = truth[order[i]];
-      solver.assume(cells, values, 1);
+      assumeRange(i, i + 1);
     };
     const addPin = (pin: Uint8Array): number => {
       let k = 0;
