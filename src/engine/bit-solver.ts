@@ -193,8 +193,8 @@ export class BitSolver extends LineSearch {
     const live = this.live;
     const cnt = this.cnt;
     const offs = this.offs;
-    while (this.qTop > 0) {
-      const l = this.queue[--this.qTop];
+    while (this.qLen > 0) {
+      const l = this.dequeue();
       this.inQ[l] = 0;
       const t = this.tabs[l];
       const W = t.W;

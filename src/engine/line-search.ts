@@ -1,18 +1,12 @@
 /**
  * The search shared by both line solvers (SPEC §2): cell values, the propagation queue, the
  * undo trail and the depth-first search that counts, enumerates or completes at random.
- *
- * A subclass supplies only how each line's set of still-possible patterns is stored: how a line
- * is loaded from its fixed cells, how sets are filtered and cells forced (`propagate`), how a
- * line's live patterns are listed for branching, and how its own trail entries are undone.
- * `Solver` keeps lists (fast when most cells are known: counting), `BitSolver` bitsets over the
- * length's table (fast on open problems: filling).
- *
+ * A subclass supplies how each line's live patterns are stored: loaded from fixed cells, filtered
+ * and cells forced (`propagate`), listed for branching, and its own trail entries undone. `Solver`
+ * keeps lists (fast when most cells are known: counting), `BitSolver` bitsets (open problems).
  * Trail entries are `index * 8 + tag`; the tags below 3 are the search's own, a subclass may use
  * the others (a value saved before its entry is pushed first, so it is popped second).
- *
- * The search is exhaustive (no time cut-offs); an optional node budget makes a bounded attempt
- * deterministic: it counts search nodes, never time.
+ * The search is exhaustive; an optional node budget (search nodes, never time) bounds an attempt.
  */
 import type { Problem } from "./problem";
 import type { Rng } from "./random";
@@ -39,11 +33,25 @@ export abstract class LineSearch {
   protected readonly cnt: Int32Array;
   /** 1 once a line's completed pattern has been barred from its siblings. */
   protected readonly det: Uint8Array;
+  /** Queued lines, first in first out (a ring: each line is queued at most once). */
   protected readonly queue: Int32Array;
   protected readonly inQ: Uint8Array;
-  protected qTop = 0;
+  protected qHead = 0;
+  protected qTail = 0;
+  protected qLen = 0;
+  /**
+   * Propagate last in, first out, as the engine first did: same fixpoint, but the list solver's
+   * branching order follows the filtering order, and one search depends on it (givens.ts, climb).
+   */
+  stackOrder = false;
   protected trail: Int32Array;
   protected tTop = 0;
+  /**
+   * An epoch starts at every point the trail may be rewound to and after every undo; a line's
+   * count is saved only at its first change in an epoch (the value a rewind must restore).
+   */
+  private epoch = 1;
+  private readonly savedIn: Int32Array;
   private branch: Int32Array;
   private bTop = 0;
   private readonly work: SearchWork;
@@ -67,8 +75,9 @@ export abstract class LineSearch {
     this.ones = new Int32Array(n);
     this.cnt = new Int32Array(n);
     this.det = new Uint8Array(n);
-    this.queue = new Int32Array(n);
+    this.queue = new Int32Array(Math.max(1, n));
     this.inQ = new Uint8Array(n);
+    this.savedIn = new Int32Array(n);
     this.trail = new Int32Array(trailSize);
     this.branch = new Int32Array(4096);
   }
@@ -82,36 +91,20 @@ export abstract class LineSearch {
   /** Undo one of the subclass's own trail entries (its saved value, if any, is next). */
   protected abstract undoStorage(tag: number, idx: number): void;
 
-  /**
-   * Load fixed cell values (local indices; -1 = free) and propagate.
-   * Returns false when the fixed cells already contradict the rules.
-   */
+  /** Load fixed cell values (local indices; -1 = free) and propagate; false on a contradiction. */
   reset(fixed: Int8Array): boolean {
-    const p = this.p;
-    const known = this.known;
-    const ones = this.ones;
-    const queue = this.queue;
-    const inQ = this.inQ;
+    const n = this.p.nLines;
     this.work.resets++;
     this.val.set(fixed);
     this.tTop = 0;
+    this.nextEpoch();
     this.det.fill(0);
-    for (let l = 0; l < p.nLines; l++) {
-      let k = 0;
-      let o = 0;
-      for (let i = p.lineCellStart[l], b = 1; i < p.lineCellStart[l + 1]; i++, b <<= 1) {
-        const v = fixed[p.lineCells[i]];
-        if (v >= 0) {
-          k |= b;
-          if (v) o |= b;
-        }
-      }
-      known[l] = k;
-      ones[l] = o;
-      queue[l] = l;
-      inQ[l] = 1;
-    }
-    this.qTop = p.nLines;
+    this.p.lineMasks(fixed, this.known, this.ones);
+    for (let l = 0; l < n; l++) this.queue[l] = l;
+    this.inQ.fill(1);
+    this.qHead = 0;
+    this.qTail = 0;
+    this.qLen = n;
     this.loadLines();
     this.consistent = this.propagate();
     return this.consistent;
@@ -119,13 +112,11 @@ export abstract class LineSearch {
 
   /** Current trail position, to return to with `backtrack` (for incremental use). */
   mark(): number {
+    this.nextEpoch();
     return this.tTop;
   }
 
-  /**
-   * Fix more cells on top of the current state (local indices and values) and propagate.
-   * Returns false on a contradiction; `backtrack` to an earlier mark undoes the assumption.
-   */
+  /** Fix more cells (local indices, values) and propagate; false on a contradiction (see `backtrack`). */
   assume(cells: ArrayLike<number>, values: ArrayLike<number>, count: number): boolean {
     if (!this.consistent) return false;
     for (let k = 0; k < count; k++) {
@@ -158,8 +149,7 @@ export abstract class LineSearch {
   /** All solutions up to `limit` (cell values by local index, 255 = free); null when over budget. */
   enumerate(limit: number, budget = Infinity): Uint8Array[] | null {
     const out: Uint8Array[] = [];
-    this.run(limit, budget, out, null);
-    return this.aborted ? null : out;
+    return this.enumerateInto(limit, budget, out) < 0 ? null : out;
   }
 
   /**
@@ -172,9 +162,8 @@ export abstract class LineSearch {
   }
 
   /**
-   * Complete the search lines with one solution chosen by `rng` (branch order shuffled).
-   * On success the values stay in `val` (cells outside search lines may stay -1).
-   * Returns true on success, false when there is none or the budget ran out (see `aborted`).
+   * Complete the search lines with one solution chosen by `rng` (branch order shuffled), left in
+   * `val` (cells outside search lines may stay -1); false when none or over budget (`aborted`).
    */
   solveRandom(rng: Rng, budget = Infinity): boolean {
     const out: Uint8Array[] = [];
@@ -194,7 +183,7 @@ export abstract class LineSearch {
     this.budget = budget;
     this.collect = collect;
     this.rng = rng;
-    const mark = this.tTop;
+    const mark = this.mark();
     this.bTop = 0;
     this.dfs();
     this.undo(mark);
@@ -255,7 +244,7 @@ export abstract class LineSearch {
         br[base + i] = br[base + j];
         br[base + j] = t;
       }
-      const mark = this.tTop;
+      const mark = this.mark();
       if (this.assignLine(best, br[base + i]) && this.propagate()) this.dfs();
       else this.clearQueue();
       this.undo(mark);
@@ -307,7 +296,9 @@ export abstract class LineSearch {
     const queue = this.queue;
     this.val[c] = v;
     this.push(c * 8 + TAG_CELL);
-    let q = this.qTop;
+    const cap = queue.length;
+    let q = this.qTail;
+    let added = 0;
     for (let j = p.cellLineStart[c], end = p.cellLineStart[c + 1]; j < end; j++) {
       const l = p.cellLine[j];
       const bit = p.cellBit[j];
@@ -315,24 +306,39 @@ export abstract class LineSearch {
       if (v) ones[l] |= bit;
       if (l !== except && !inQ[l]) {
         inQ[l] = 1;
-        queue[q++] = l;
+        queue[q] = l;
+        if (++q === cap) q = 0;
+        added++;
       }
     }
-    this.qTop = q;
+    this.qTail = q;
+    this.qLen += added;
   }
 
   /** Queue line l unless it is queued already. */
   protected wake(l: number): void {
     if (!this.inQ[l]) {
       this.inQ[l] = 1;
-      this.queue[this.qTop++] = l;
+      this.queue[this.qTail] = l;
+      if (++this.qTail === this.queue.length) this.qTail = 0;
+      this.qLen++;
     }
   }
 
-  /** Save line l's count on the trail and set it to c. */
+  /** Set line l's count to c, saving the old one on the trail at its first change in the epoch. */
   protected setCount(l: number, c: number): void {
-    this.push2(this.cnt[l], l * 8 + TAG_COUNT);
+    if (this.savedIn[l] !== this.epoch) {
+      this.savedIn[l] = this.epoch;
+      this.push2(this.cnt[l], l * 8 + TAG_COUNT);
+    }
     this.cnt[l] = c;
+  }
+
+  private nextEpoch(): void {
+    if (++this.epoch === 0x40000000) {
+      this.savedIn.fill(0);
+      this.epoch = 1;
+    }
   }
 
   /** Mark line l complete (its pattern is then barred from its siblings, rule 3). */
@@ -342,7 +348,20 @@ export abstract class LineSearch {
   }
 
   protected clearQueue(): void {
-    while (this.qTop > 0) this.inQ[this.queue[--this.qTop]] = 0;
+    while (this.qLen > 0) this.inQ[this.dequeue()] = 0;
+  }
+
+  /** The next queued line, first in first out unless `stackOrder` (`inQ` stays set). */
+  protected dequeue(): number {
+    if (this.stackOrder) {
+      this.qTail = this.qTail === 0 ? this.queue.length - 1 : this.qTail - 1;
+      this.qLen--;
+      return this.queue[this.qTail];
+    }
+    const l = this.queue[this.qHead];
+    if (++this.qHead === this.queue.length) this.qHead = 0;
+    this.qLen--;
+    return l;
   }
 
   private undo(mark: number): void {
@@ -376,5 +395,6 @@ export abstract class LineSearch {
       }
     }
     this.tTop = t;
+    this.nextEpoch();
   }
 }

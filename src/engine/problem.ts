@@ -117,6 +117,23 @@ export class Problem {
     }
   }
 
+  /** Each line's known and ones masks (bit i: the line's i-th cell) from cell values (-1 = free). */
+  lineMasks(values: Int8Array, known: Int32Array, ones: Int32Array): void {
+    for (let l = 0; l < this.nLines; l++) {
+      let k = 0;
+      let o = 0;
+      for (let i = this.lineCellStart[l], b = 1; i < this.lineCellStart[l + 1]; i++, b <<= 1) {
+        const v = values[this.lineCells[i]];
+        if (v >= 0) {
+          k |= b;
+          if (v) o |= b;
+        }
+      }
+      known[l] = k;
+      ones[l] = o;
+    }
+  }
+
   /** Local index of a caller's cell id, or -1. */
   local(id: number): number {
     const c = this.localOf.get(id);

@@ -71,13 +71,12 @@ export class Solver extends LineSearch {
     const p = this.p;
     const pool = this.pool;
     const cnt = this.cnt;
-    const queue = this.queue;
     const inQ = this.inQ;
     const knownOf = this.known;
     const onesOf = this.ones;
     const poolStart = p.poolStart;
-    while (this.qTop > 0) {
-      const l = queue[--this.qTop];
+    while (this.qLen > 0) {
+      const l = this.dequeue();
       inQ[l] = 0;
       const k = knownOf[l];
       const o = onesOf[l];

@@ -39,9 +39,6 @@ const ROUNDS = 4;
  * cut-off is a node count, so it is deterministic.
  */
 export const COUNT_BUDGET = 400;
-/** The base state of the greedy pass holds the untested cells this far ahead (see `greedy`). */
-const HORIZON_MIN = 16;
-const HORIZON_SHIFT = 2;
 
 export interface GivensInput {
   shape: TileShape;
@@ -114,8 +111,9 @@ export class GivensReducer {
   run(rng: Rng): number[] | null {
     for (let round = 0; round < ROUNDS; round++) {
       const given = this.greedy(rng);
-      const c = this.countWith(given, this.m + 1);
-      if (c === this.m || this.climb(given, rng)) {
+      // Greedy tracks the exact count of its givens (`cur`, at most m): below m a fresh count
+      // could only confirm it (or stop on its budget, taken as m + 1), so only at m is it needed.
+      if ((this.cur === this.m && this.countWith(given, this.m + 1) === this.m) || this.climb(given, rng)) {
         const ids: number[] = [];
         for (let i = 0; i < this.n; i++) if (given[i]) ids.push(this.problem.cellIds[i]);
         return ids.sort((a, b) => a - b);
@@ -126,11 +124,9 @@ export class GivensReducer {
 
   /**
    * Greedy removal, incrementally. A test of removing order[i..end) needs the solutions with the
-   * kept givens (order[0..i) that stayed) and the untested ones (order[end..n)) fixed. The solver's
-   * base state holds the kept givens and the untested cells from a horizon `q` on; each test
-   * assumes the untested cells before the horizon (and the removed cell against the truth, or a
-   * pin set) on top of it and backtracks afterwards. When a test reaches past the horizon, the
-   * base is rebuilt further on with one reset.
+   * kept givens (order[0..i) that stayed) and the untested ones (order[end..n)) fixed. One reset
+   * per pass: the solver's trail then holds those cells (see `fixFrom`), and each test assumes
+   * its own cells (the removed cell against the truth, or a pin set) on top and backtracks.
    *
    * Every count depends only on the cells fixed, never on how the state was reached: propagation
    * computes the same fixpoint in any order, the search branches on the first search line with
@@ -152,25 +148,64 @@ export class GivensReducer {
     const values = new Int32Array(2 * n + 1);
     const truth = this.truth;
     const fixed = this.fixed;
-    // Untested cells from `horizon` on are in the base state; -1: no base yet.
-    let horizon = -1;
-    const stride = Math.max(HORIZON_MIN, n >> HORIZON_SHIFT);
-    const rebuild = (i: number, end: number): void => {
-      horizon = Math.min(n, end + stride);
-      for (let j = 0; j < n; j++) fixed[j] = -1;
-      for (let j = 0; j < i; j++) if (given[order[j]]) fixed[order[j]] = truth[order[j]];
-      for (let j = horizon; j < n; j++) fixed[order[j]] = truth[order[j]];
-      // A subset of the truth: never a contradiction.
-      this.counts++;
-      solver.reset(fixed);
+    fixed.fill(-1);
+    this.counts++;
+    solver.reset(fixed);
+    // On top of that empty base the trail holds entries: pieces of the untested cells (entry k
+    // fixes order[segFrom[k]..) up to the previous entry's start, or n) and kept givens (keptCells
+    // from segKept[k] up to the next entry's). A test removing order[i..end) pops the entries that
+    // fix cells before `end`, assumes again the kept givens they held, and assumes the missing
+    // cells in pieces halving towards `end` (the next test pops only the small ones), so
+    // consecutive tests share their propagation. Pieces are disjoint, a given is kept once: ≤ 2n.
+    const segFrom = new Int32Array(2 * n + 1);
+    const segMark = new Int32Array(2 * n + 1);
+    const segKept = new Int32Array(2 * n + 1);
+    const keptCells = new Int32Array(n);
+    let keptTop = 0;
+    let segs = 0;
+    const entry = (from: number, kept: number): void => {
+      segMark[segs] = solver.mark();
+      segFrom[segs] = from;
+      segKept[segs++] = kept;
     };
-    const fixRest = (from: number): number => {
+    // Every cell assumed here is true: a subset of the truth is never a contradiction.
+    const assumeRange = (from: number, to: number): void => {
       let k = 0;
-      for (let j = from; j < horizon; j++) {
+      for (let j = from; j < to; j++) {
         cells[k] = order[j];
         values[k++] = truth[order[j]];
       }
-      return k;
+      solver.assume(cells, values, k);
+    };
+    const fixFrom = (end: number): void => {
+      let top = segs > 0 ? segFrom[segs - 1] : n;
+      let lost = keptTop;
+      while (top < end) {
+        solver.backtrack(segMark[--segs]);
+        lost = segKept[segs];
+        top = segs > 0 ? segFrom[segs - 1] : n;
+      }
+      if (lost < keptTop) {
+        entry(top, lost);
+        let k = 0;
+        for (let j = lost; j < keptTop; j++) {
+          cells[k] = keptCells[j];
+          values[k++] = truth[keptCells[j]];
+        }
+        solver.assume(cells, values, k);
+      }
+      while (top > end) {
+        const from = top - ((top - end + 1) >> 1);
+        entry(from, keptTop);
+        assumeRange(from, top);
+        top = from;
+      }
+    };
+    /** order[i] stays a given for good (the state fixes order[i + 1..) at this point). */
+    const keep = (i: number): void => {
+      entry(i + 1, keptTop);
+      keptCells[keptTop++] = order[i];
+      assumeRange(i, i + 1);
     };
     const addPin = (pin: Uint8Array): number => {
       let k = 0;
@@ -226,22 +261,21 @@ export class GivensReducer {
     const test = (i: number, end: number): boolean => {
       // Enough solutions known already: the count would reach its limit.
       if (end - i === 1 ? known.endingAt(i, m - this.cur + 1) > m - this.cur : known.within(end, m + 1) > m) return false;
-      if (end > horizon) rebuild(i, end);
+      fixFrom(end);
       const base = solver.mark();
       let ok = false;
       if (end - i === 1) {
         // Count only the solutions the removal adds: order[i] against the truth.
         const y = order[i];
-        let k = fixRest(end);
-        cells[k] = y;
-        values[k++] = 1 - truth[y];
+        cells[0] = y;
+        values[0] = 1 - truth[y];
         const room = m - this.cur;
-        const added = solver.assume(cells, values, k) ? solutionsHere(room + 1) : 0;
+        const added = solver.assume(cells, values, 1) ? solutionsHere(room + 1) : 0;
         ok = added >= 0;
         if (added > 0) ok = pinnedHere(added, 1, y);
         if (ok) this.cur += added;
       } else {
-        const c = solver.assume(cells, values, fixRest(end)) ? solutionsHere(m + 1) : 0;
+        const c = solutionsHere(m + 1);
         ok = c >= 0 && (c === 1 || pinnedHere(c, 2, -1));
         if (ok) this.cur = c;
       }
@@ -262,10 +296,8 @@ export class GivensReducer {
       } else {
         streak = 0;
         if (b === 1) {
-          // order[i] stays a given for good: fix it in the base state.
-          cells[0] = order[i];
-          values[0] = truth[order[i]];
-          solver.assume(cells, values, 1);
+          // order[i] stays a given for good.
+          keep(i);
           known.keep(i);
           i++;
         } else b = b >> 1; // halve: a binary search for the first cell that must stay
@@ -287,7 +319,11 @@ export class GivensReducer {
     // that removing g would add: exactly those with g against the truth (cheap to enumerate).
     for (let i = 0; i < n; i++) f[i] = given[i] ? this.truth[i] : -1;
     this.counts++;
+    // This enumeration may stop on its limit (m solutions, all of them) or on its budget first:
+    // which one depends on the branching order, so it runs in the first engine's order.
+    this.solver.stackOrder = true;
     const current = this.solver.reset(f) ? (this.solver.enumerate(m, COUNT_BUDGET * 4) ?? []) : [];
+    this.solver.stackOrder = false;
     const base = current.filter((s) => !this.isTruth(s));
     // Whether each alternative differs from the truth within every pin set, worked out once.
     const baseDiffers = base.map((s) => this.differsOnShared(s));
