@@ -30,9 +30,12 @@ export class LogPanel {
       this.list,
     );
     // A hidden list has no height: only a visible one says whether the reader left the bottom.
-    this.list.addEventListener("scroll", () => {
-      if (this.list.clientHeight > 0) this.following = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    });
+    this.list.addEventListener("scroll", () => this.readFollowing());
+  }
+
+  /** Whether a visible list sits at its newest line (a hidden one has no height and keeps what it knew). */
+  private readFollowing(): void {
+    if (this.list.clientHeight > 0) this.following = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
   }
 
   /** The panel is shown again: back to the newest line if the reader was following it. */
@@ -53,6 +56,9 @@ export class LogPanel {
     const last = Number(this.list.lastElementChild?.getAttribute("data-rev") ?? 0);
     const events = last > 0 ? added.filter((e) => e.rev > last) : added;
     if (!events.length) return;
+    // Read now, not from the last scroll event: that fires a frame after the reader scrolled, and
+    // lines arriving in between would pull them back down.
+    this.readFollowing();
     const fragment = document.createDocumentFragment();
     for (const e of events.slice(-MAX_ROWS)) fragment.appendChild(this.row(e));
     this.list.appendChild(fragment);
