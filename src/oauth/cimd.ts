@@ -185,3 +185,13 @@ export async function ensureMetadataClient(kv: KVNamespace, clientId: string, se
   await kv.put(`client:${clientId}`, JSON.stringify(fetched.record), { expirationTtl: fetched.ttlSeconds });
   return { ok: true, record: fetched.record };
 }
+
+/**
+ * Puts back a metadata-document client checked at the start of a sign-in whose cached copy has
+ * expired since (a sign-in lasts longer than the shortest cache): the approval and the code's
+ * exchange right after it find the client as it was checked. KV's floor of 5 minutes covers both.
+ */
+export async function restoreMetadataClient(kv: KVNamespace, clientId: string, record: string): Promise<void> {
+  if ((await kv.get(`client:${clientId}`)) !== null) return;
+  await kv.put(`client:${clientId}`, record, { expirationTtl: TTL_MIN_S });
+}

@@ -135,8 +135,10 @@ export async function signedInToken(baseUrl: string, mscToken: string): Promise<
   const q = new URLSearchParams({ response_type: "code", client_id: reg.client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: "S256", resource, state: "s" });
   const page = await (await fetch(`${baseUrl}/oauth/authorize?${q}`)).text();
   const request = /data-request="([0-9A-Z]{10})"/.exec(page)?.[1];
+  const secret = /data-secret="([A-Za-z0-9_-]+)"/.exec(page)?.[1];
   if (!request) throw new Error(`no consent page: ${page.slice(0, 200)}`);
-  const approved = (await (await fetch(`${baseUrl}/oauth/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request, token: mscToken }) })).json()) as { redirect_to: string };
+  // As the page approves: with its secret, which alone gets the redirect with the code.
+  const approved = (await (await fetch(`${baseUrl}/oauth/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request, token: mscToken, secret }) })).json()) as { redirect_to: string };
   const code = new URL(approved.redirect_to).searchParams.get("code") ?? "";
   const form = new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, client_id: reg.client_id, redirect_uri: redirect, resource });
   const tokens = (await (await fetch(`${baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form })).json()) as { access_token: string; refresh_token: string };
