@@ -188,7 +188,7 @@ describe("the signed-in URL through the MCP SDK's OAuth client", () => {
       expect(await consent.page.textContent("main")).toContain(`a client registered here, sending you back to ${new URL(callback.url).host}`);
       const code = (await consent.page.textContent("#code")) ?? "";
       expect(await consent.page.textContent("#command")).toBe(`npm run identity -- approve ${code} ${server.baseUrl}`);
-      // A script approves with --yes: without a terminal the CLI asks for no confirmation only then.
+      // Without a terminal to confirm on, the CLI approves only with --yes (the flag for scripts).
       const approved = await cli("approve", code, server.baseUrl, "--yes");
       expect(approved.stdout).toMatch(/^approved: m-[0-9a-f]{16} is signed in/);
     });
