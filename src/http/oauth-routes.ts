@@ -218,5 +218,7 @@ async function withShownName(request: Request): Promise<Request> {
   const name = shownName(fields.client_name);
   if (name === null) delete fields.client_name;
   else fields.client_name = name;
-  return new Request(request, { body: JSON.stringify(fields) });
+  const headers = new Headers(request.headers);
+  headers.delete("content-length"); // the body changed length
+  return new Request(request, { headers, body: JSON.stringify(fields) });
 }
