@@ -25,7 +25,7 @@ export function consentHtml(v: ConsentView): string {
   const who =
     r.client.kind === "metadata-document"
       ? `<strong>${escapeHtml(r.client.host)}</strong> <span class="muted">(its metadata document's host)</span>`
-      : `an <strong>unverified</strong> client, which <strong>says it returns to ${escapeHtml(r.client.redirectHost)}</strong> <span class="muted">(a client registered here, sending you back to ${escapeHtml(r.client.redirectHost)}: anyone can register one under any name and address)</span>`;
+      : `An <strong>unverified</strong> client, which <strong>says it returns to ${escapeHtml(r.client.redirectHost)}</strong> <span class="muted">(a client registered here, sending you back to ${escapeHtml(r.client.redirectHost)}: anyone can register one under any name and address)</span>`;
   // Cleaned again at display: records stored before names were cleaned at registration.
   const name = shownName(r.client.name);
   const named = name ? `<p class="muted">It calls itself “${escapeHtml(name)}” (self-declared, not verified).</p>` : "";
