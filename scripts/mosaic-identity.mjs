@@ -5,6 +5,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
+import { createInterface } from "node:readline/promises";
 import { dirname, join } from "node:path";
 import { ACCOUNT_USAGE, accountCommand } from "./mosaic-identity-account.mjs";
 
@@ -21,13 +22,16 @@ commands:
   proof  <game-id> [session] print join's identity arguments with a fresh proof (JSON)
 ${ACCOUNT_USAGE}
   approve <code> <server-url> approve a sign-in from a hosted MCP client (the code its consent
-                             page shows) as this machine; the page then continues by itself
+                             page shows) as this machine: shows who asks and asks you to confirm
+                             on the terminal; the page then continues by itself
   grants <server-url>        list this machine's sign-in grants (JSON)
   revoke <server-url> <grant> revoke one grant: its tokens are refused from the next call
 
 options:
   --file PATH, --config PATH the key file (default: $MOSAIC_IDENTITY, else
                              $MOSAIC_CONFIG_HOME/identity.json, else ~/.config/mosaic/identity.json)
+  --yes, -y                  approve without asking (for scripts; without a terminal, approve
+                             refuses unless it is given). Only for sign-ins you started yourself
   --help                     this text`;
 
 function fail(message) {
@@ -38,11 +42,14 @@ function fail(message) {
 function parseArgs(argv) {
   const positional = [];
   let file;
+  let yes = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--help" || a === "-h") {
       process.stdout.write(USAGE + "\n");
       process.exit(0);
+    } else if (a === "--yes" || a === "-y") {
+      yes = true;
     } else if (a === "--file" || a === "--config") {
       file = argv[++i];
       if (!file) fail(`${a} needs a path`);
@@ -53,7 +60,7 @@ function parseArgs(argv) {
     } else positional.push(a);
   }
   const home = process.env.MOSAIC_CONFIG_HOME || join(homedir(), ".config", "mosaic");
-  return { positional, file: file || process.env.MOSAIC_IDENTITY || join(home, "identity.json") };
+  return { positional, yes, file: file || process.env.MOSAIC_IDENTITY || join(home, "identity.json") };
 }
 
 function machineIdOf(rawPublicKey) {
@@ -106,8 +113,21 @@ async function postJson(url, body) {
     fail(`cannot reach ${url}: ${e.cause?.message ?? e.message}`);
   }
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status} from ${url}`);
+  if (!res.ok) fail(shown(json.error?.message, 1000) ?? `HTTP ${res.status} from ${url}`);
   return json;
+}
+
+/**
+ * Text a server or a client chose, as this terminal may show it: control characters (escape
+ * sequences, carriage returns), bidi and zero-width characters dropped, cut to `max` characters.
+ * The server cleans names too (src/text/display-name.ts); this is the same rule, kept here.
+ */
+function shown(text, max = 60) {
+  if (typeof text !== "string") return null;
+  const clean = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]/gu, " ").replace(/\s+/gu, " ").trim();
+  if (clean === "") return null;
+  const chars = Array.from(clean);
+  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
 }
 
 const signB64url = (id, message) => sign(null, Buffer.from(message, "utf8"), id.key).toString("base64url");
@@ -198,20 +218,41 @@ async function getJson(url) {
     fail(`cannot reach ${url}: ${e.cause?.message ?? e.message}`);
   }
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) fail(json.error?.message ?? `HTTP ${res.status} from ${url}`);
+  if (!res.ok) fail(shown(json.error?.message, 1000) ?? `HTTP ${res.status} from ${url}`);
   return json;
 }
 
+/** Who asks, from the sign-in's public description: a metadata document's host, or an unverified client's claim. */
+function whoAsks(client) {
+  const name = shown(client?.name);
+  const said = name ? `; it calls itself "${name}" (self-declared, not verified)` : "";
+  if (client?.kind === "metadata-document" && client.verified === true) return `${shown(client.host, 255)} (its metadata document's host)${said}`;
+  return `an unverified client registered on this server, which says it returns to ${shown(client?.redirect_host, 255) ?? "an unknown host"}${said}`;
+}
+
+/** Asks on the terminal; without one, only --yes approves. */
+async function confirmed(yes, question) {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    fail("not approved: approve asks for confirmation on a terminal, and stdin is not one. In a script, add --yes (only for a sign-in you started yourself).");
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^\s*y(es)?\s*$/i.test(await rl.question(question));
+  } finally {
+    rl.close();
+  }
+}
+
 Object.assign(commands, {
-  async approve(file, [codeText, server]) {
+  async approve(file, [codeText, server], { yes }) {
     const code = signInCode(codeText);
     const url = serverUrl(server);
     const id = readIdentity(file);
     const pending = await getJson(new URL(`/oauth/requests/${code}`, url));
-    if (pending.status !== "pending") fail(`sign-in ${code} is ${pending.status} already`);
-    const who = pending.client?.kind === "metadata-document" ? pending.client.host : `a registered client returning to ${pending.client?.redirectHost}`;
-    const named = pending.client?.name ? ` (it calls itself "${pending.client.name}", self-declared)` : "";
-    process.stderr.write(`approving ${who}${named} to play as ${id.machine_id} on ${url.origin}\n`);
+    if (pending.status !== "pending") fail(`sign-in ${code} is not waiting for approval`);
+    process.stderr.write(`sign-in ${code.slice(0, 5)}-${code.slice(5)} on ${url.origin}\n  who asks: ${whoAsks(pending.client)}\n  it may: play Mosaic as machine ${id.machine_id} (join, reveal, commit) until you revoke it\n`);
+    if (!(await confirmed(yes, "Approve only a sign-in you started yourself. Approve? [y/N] "))) fail("not approved");
     const ts = Math.floor(Date.now() / 1000);
     const answer = await postJson(new URL("/oauth/approve", url), { request: code, publicKey: id.publicKey, ts, sig: signB64url(id, `mosaic-oauth-approve:${url.host}:${code}:${ts}`) });
     process.stdout.write(`approved: ${answer.machine_id} is signed in; the consent page continues by itself\n`);
@@ -222,6 +263,7 @@ Object.assign(commands, {
     const id = readIdentity(file);
     const ts = Math.floor(Date.now() / 1000);
     const answer = await postJson(new URL("/api/keys/grants", url), { publicKey: id.publicKey, ts, sig: signB64url(id, `mosaic-oauth-grants:${url.host}:${ts}`) });
+    for (const g of answer.grants ?? []) if (g.client) g.client.name = shown(g.client.name);
     process.stdout.write(JSON.stringify(answer, null, 2) + "\n");
   },
 
@@ -235,11 +277,11 @@ Object.assign(commands, {
   },
 });
 
-const { positional, file } = parseArgs(process.argv.slice(2));
+const { positional, file, yes } = parseArgs(process.argv.slice(2));
 const [command, ...rest] = positional;
 if (!command) {
   process.stdout.write(USAGE + "\n");
   process.exit(0);
 }
 if (!Object.hasOwn(commands, command)) fail(`unknown command '${command}'\n\n${USAGE}`);
-await commands[command](file, rest);
+await commands[command](file, rest, { yes });

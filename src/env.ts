@@ -35,4 +35,6 @@ export interface Env {
   LIMIT_MCP_ADDRESS: RateLimit;
   /** /mcp per machine (its credential). */
   LIMIT_MCP_MACHINE: RateLimit;
+  /** The consent page's status polls per address, apart from LIMIT_KEYS (SPEC §8.1). */
+  LIMIT_SIGNIN_WAIT: RateLimit;
 }

@@ -5,12 +5,16 @@ import type { SignInRecord } from "../identity/oauth-store";
 import { afterTokenRequest } from "../oauth/access-sync";
 import { approveSchema, approveSignIn } from "../oauth/approve";
 import { ensureMetadataClient, isMetadataUrl } from "../oauth/cimd";
+import { clientView } from "../oauth/client-view";
 import { CONSENT_CSP, consentHtml, signInErrorHtml } from "../oauth/consent-page";
 import { grantsSchema, listGrants, revokeGrant, revokeSchema } from "../oauth/grants";
 import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_IN_PATH, TOKEN_PATH, type SignedInHandler } from "../oauth/provider";
-import { newRequestId, normaliseRequestId, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
+import { newPageSecret, newRequestId, normaliseRequestId, PAGE_SECRET_HEADER, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
+import { shownName } from "../text/display-name";
+import { sha256Hex } from "../text/encoding";
 import { facts, readJson, refuse } from "./identity-routes";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
+import { hostGuard } from "./middleware/origin-host";
 import { countedBefore, serveSignedIn, signedInCall } from "./signed-in-calls";
 
 type Ctx = Context<{ Bindings: Env }>;
@@ -44,7 +48,7 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
   routes.get("/.well-known/oauth-authorization-server/*", (c) => withMetadataDocuments(delegate(c)));
   // Anything else under /.well-known is not ours: JSON 404, never the site's page.
   routes.all("/.well-known/*", (c) => c.json({ error: "not_found" }, 404));
-  routes.post(REGISTER_PATH, delegate);
+  routes.post(REGISTER_PATH, async (c) => provider(c).fetch(await withShownName(c.req.raw), c.env, c.executionCtx as ExecutionContext));
   routes.all(TOKEN_PATH, async (c) => {
     if (c.req.method !== "POST") return delegate(c);
     // A metadata-document client is (re)fetched before the provider looks it up, as at /authorize.
@@ -61,14 +65,21 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
     return afterTokenRequest(c.env, originOf(c.req.raw), new URLSearchParams(text), started, answer);
   });
   routes.get(AUTHORIZE_PATH, authorize);
+  // Approvals and a sign-in's status are answered for the names this server is reached by only.
+  const guard = hostGuard((message) => Response.json({ error: { code: "wrong_host", message } }, { status: 403 }));
+  routes.use("/oauth/approve", guard);
+  routes.use("/oauth/requests/*", guard);
   routes.post("/oauth/approve", async (c) => {
     const body = await readJson(c, approveSchema);
     if (!body.ok) return refuse(c, body);
     const r = await approveSignIn(c.env, originOf(c.req.raw), body.value, facts(c));
     if (!r.ok) return refuse(c, r);
-    return c.json({ machine_id: r.machineId, redirect_to: r.redirectTo }, 200, { "Cache-Control": "no-store" });
+    // The redirect carries the code: only the consent page (which sent its secret) is given it.
+    const answer = r.redirectTo !== null ? { machine_id: r.machineId, redirect_to: r.redirectTo } : { machine_id: r.machineId, status: "approved", note: "the consent page continues by itself" };
+    return c.json(answer, 200, { "Cache-Control": "no-store" });
   });
-  routes.get("/oauth/requests/:id", signInStatus);
+  routes.get("/oauth/requests/:id", signInDescription);
+  routes.get("/oauth/requests/:id/status", signInPageStatus);
   routes.post("/api/keys/grants", async (c) => {
     const body = await readJson(c, grantsSchema);
     if (!body.ok) return refuse(c, body);
@@ -106,9 +117,11 @@ function errorPage(c: Ctx, status: 400 | 404 | 410, title: string, message: stri
 async function authorize(c: Ctx): Promise<Response> {
   const origin = originOf(c.req.raw);
   const clientId = c.req.query("client_id") ?? "";
+  let metadataClient: string | undefined;
   if (isMetadataUrl(clientId)) {
     const client = await ensureMetadataClient(c.env.OAUTH_KV, clientId, origin);
     if (!client.ok) return errorPage(c, 400, "This client cannot sign in", `invalid_client: ${client.message}`);
+    metadataClient = JSON.stringify(client.record);
   }
   const api = oauthApi(origin, c.env);
   let request: AuthRequest;
@@ -126,6 +139,7 @@ async function authorize(c: Ctx): Promise<Response> {
   }
   const client = await api.lookupClient(request.clientId);
   const id = newRequestId();
+  const secret = newPageSecret();
   const now = Date.now();
   const record: SignInRecord = {
     id,
@@ -133,28 +147,78 @@ async function authorize(c: Ctx): Promise<Response> {
     client: {
       id: request.clientId,
       host: isMetadataUrl(request.clientId) ? new URL(request.clientId).host : new URL(request.redirectUri).host,
-      name: client?.clientName ?? null,
+      name: shownName(client?.clientName),
       kind: isMetadataUrl(request.clientId) ? "metadata-document" : "registered",
       redirectHost: new URL(request.redirectUri).host,
     },
     createdAt: now,
     expiresAt: now + SIGNIN_TTL_MS,
+    origin,
+    secretHash: await sha256Hex(secret),
+    // The document as checked now stays valid for the whole sign-in (approve.ts restores it).
+    ...(metadataClient && request.clientId === clientId ? { metadataClient } : {}),
   };
   await signInStub(c.env, id).openSignIn(record);
-  const html = consentHtml({ record, origin, denyUrl: authorizationErrorRedirect(request, "access_denied") });
+  const html = consentHtml({ record, origin, secret, denyUrl: authorizationErrorRedirect(request, "access_denied") });
   return c.html(html, 200, { "Cache-Control": "no-store", "Content-Security-Policy": CONSENT_CSP, "X-Frame-Options": "DENY" });
 }
 
-/** What a waiting page (or the CLI) learns of a sign-in request: who asks, and where to go once approved. */
-async function signInStatus(c: Ctx): Promise<Response> {
+const NO_STORE = { "Cache-Control": "no-store" };
+
+function missingOrExpired(c: Ctx, id: string, expired: boolean): Response {
+  if (expired) return c.json({ error: { code: "expired", message: `sign-in request ${id} expired: start again from your client` } }, 410, NO_STORE);
+  return c.json({ error: { code: "missing", message: `no sign-in request ${id} is waiting here` } }, 404, NO_STORE);
+}
+
+/**
+ * The public description of a waiting sign-in, for whoever approves it elsewhere (the key-file
+ * CLI): who asks, truthfully, and until when. Never its outcome, its code or its redirect.
+ */
+async function signInDescription(c: Ctx): Promise<Response> {
   const id = normaliseRequestId(c.req.param("id") ?? "");
   if (!id) return c.json({ error: { code: "bad_input", message: "a sign-in code is 10 characters, as the page shows it" } }, 400);
   const state = await signInStub(c.env, id).signInState(id, Date.now());
-  const headers = { "Cache-Control": "no-store" };
-  if (state === null) return c.json({ error: { code: "missing", message: `no sign-in request ${id} is waiting here` } }, 404, headers);
-  if (state.status === "expired") return c.json({ error: { code: "expired", message: `sign-in request ${id} expired: start again from your client` } }, 410, headers);
-  const base = { request: id, client: state.record.client, expires_at: new Date(state.record.expiresAt).toISOString() };
-  if (state.status === "pending") return c.json({ ...base, status: "pending" }, 200, headers);
-  // The code in redirect_to is useless without the client's PKCE verifier.
-  return c.json({ ...base, status: "approved", machine_id: state.machineId, redirect_to: state.redirectTo }, 200, headers);
+  if (state === null || state.status === "expired") return missingOrExpired(c, id, state !== null);
+  // An approved sign-in is no longer waiting: said as a plain refusal, with nothing of the grant.
+  if (state.status !== "pending") return c.json({ error: { code: "replayed", message: `sign-in request ${id} is no longer waiting for approval` } }, 409, NO_STORE);
+  return c.json({ request: id, status: "pending", client: clientView(state.record.client), expires_at: new Date(state.record.expiresAt).toISOString() }, 200, NO_STORE);
+}
+
+/**
+ * What the consent page waiting on the key-file CLI learns, with the secret it was served with:
+ * pending, or approved with the redirect, handed out this once (a second look has none).
+ */
+async function signInPageStatus(c: Ctx): Promise<Response> {
+  const id = normaliseRequestId(c.req.param("id") ?? "");
+  if (!id) return c.json({ error: { code: "bad_input", message: "a sign-in code is 10 characters, as the page shows it" } }, 400);
+  const secret = c.req.header(PAGE_SECRET_HEADER) ?? "";
+  if (secret === "" || secret.length > 100) return c.json({ error: { code: "page_secret", message: `a sign-in's status is the consent page's only: send its secret in ${PAGE_SECRET_HEADER}` } }, 401, NO_STORE);
+  const view = await signInStub(c.env, id).signInPageView(id, await sha256Hex(secret), Date.now());
+  if (view === null || view.status === "expired") return missingOrExpired(c, id, view !== null);
+  if (view.status === "forbidden") return c.json({ error: { code: "page_secret", message: `this is not the secret of sign-in ${id}'s page` } }, 403, NO_STORE);
+  if (view.status === "pending") return c.json({ request: id, status: "pending", expires_at: new Date(view.record.expiresAt).toISOString() }, 200, NO_STORE);
+  const redirect = view.redirectTo !== null ? { redirect_to: view.redirectTo } : {};
+  return c.json({ request: id, status: "approved", machine_id: view.machineId, ...redirect }, 200, NO_STORE);
+}
+
+/**
+ * A registration (RFC 7591) with its `client_name` cleaned before the provider stores it: no
+ * control, bidi or zero-width characters, cut to a sane length. Anything else is the provider's.
+ */
+async function withShownName(request: Request): Promise<Request> {
+  const text = await request.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !("client_name" in body)) return new Request(request, { body: text });
+  const fields = body as Record<string, unknown>;
+  const name = shownName(fields.client_name);
+  if (name === null) delete fields.client_name;
+  else fields.client_name = name;
+  const headers = new Headers(request.headers);
+  headers.delete("content-length"); // the body changed length
+  return new Request(request, { headers, body: JSON.stringify(fields) });
 }

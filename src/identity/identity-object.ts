@@ -4,7 +4,7 @@ import { AccountBook, type AccountRef, type AccountView, type BookResult } from 
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 import { accessVouch, addAccess, dropAccess } from "./oauth-access";
-import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
+import { addGrant, completeSignIn, dropGrant, grantVouch, openSignIn, pageView, readSignIn, sweepSignIns, type PageView, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
  * Identity of one machine (SPEC §8): its first-seen key, display name, hashed bearer tokens and the
@@ -228,13 +228,14 @@ export class IdentityObject extends DurableObject<Env> {
     return readSignIn(this.sql, id, nowMs);
   }
 
-  /** Takes the approval once: a replayed or late one is refused. */
-  claimSignIn(id: string, machineId: string, nowMs: number): SignInClaim {
-    return claimSignIn(this.sql, id, machineId, nowMs);
+  /** Takes the approval once, with its redirect: a replayed or late one is refused. */
+  completeSignIn(id: string, machineId: string, redirectTo: string, delivered: boolean, nowMs: number): SignInClaim {
+    return completeSignIn(this.sql, id, machineId, redirectTo, delivered, nowMs);
   }
 
-  finishSignIn(id: string, redirectTo: string): void {
-    finishSignIn(this.sql, id, redirectTo);
+  /** What the consent page holding the secret learns; the redirect is handed out once. */
+  signInPageView(id: string, secretHash: string, nowMs: number): PageView {
+    return pageView(this.sql, id, secretHash, nowMs);
   }
 
   /** On a machine's object: a grant whose secret now proves the machine, as its bearer token does. */

@@ -18,6 +18,12 @@ export interface SignInRecord {
   client: { id: string; host: string; name: string | null; kind: "metadata-document" | "registered"; redirectHost: string };
   createdAt: number;
   expiresAt: number;
+  /** The origin the sign-in was opened at: its approval completes there only (issuer and resource name it). */
+  origin?: string;
+  /** SHA-256 of the consent page's secret: only the page that holds it learns the outcome and the redirect. */
+  secretHash?: string;
+  /** A metadata-document client's checked record (JSON) as fetched at the start, valid for the whole sign-in. */
+  metadataClient?: string;
 }
 
 export type SignInState =
@@ -57,21 +63,39 @@ export function readSignIn(sql: SqlStorage, id: string, nowMs: number): SignInSt
   return { status: "pending", record };
 }
 
-/** Takes the request for `machineId`: only once, and only while it is pending. */
-export function claimSignIn(sql: SqlStorage, id: string, machineId: string, nowMs: number): SignInClaim {
+/**
+ * Completes the request for `machineId` with the client's redirect: only once, and only while it
+ * is pending. When the page itself approved (it sent its secret), the redirect was handed to it
+ * in the answer and is not kept; otherwise it waits for the page's next look, once.
+ */
+export function completeSignIn(sql: SqlStorage, id: string, machineId: string, redirectTo: string, delivered: boolean, nowMs: number): SignInClaim {
   const state = readSignIn(sql, id, nowMs);
-  if (state === null) return { ok: false, code: "missing", message: `no sign-in request ${id} is waiting here (it may have been made on another server)` };
-  if (state.status === "expired") return { ok: false, code: "expired", message: `sign-in request ${id} expired: start the sign-in again from your client` };
-  if (state.status === "approved") {
-    return { ok: false, code: "replayed", message: `replayed approval: sign-in request ${id} was already approved (for ${state.machineId}); an approval is taken once` };
-  }
-  sql.exec("UPDATE signin_requests SET machine_id = ? WHERE id = ?", machineId, id);
-  return { ok: true, record: state.record };
+  const refused = notPending(state, id);
+  if (refused) return refused;
+  sql.exec("UPDATE signin_requests SET machine_id = ?, redirect_to = ? WHERE id = ?", machineId, delivered ? null : redirectTo, id);
+  return { ok: true, record: (state as { record: SignInRecord }).record };
 }
 
-/** Where the page sends the browser once the grant exists (the client's redirect URI with the code). */
-export function finishSignIn(sql: SqlStorage, id: string, redirectTo: string): void {
-  sql.exec("UPDATE signin_requests SET redirect_to = ? WHERE id = ?", redirectTo, id);
+/** Why a request can no longer be approved, or null while it can. */
+export function notPending(state: SignInState | null, id: string): Extract<SignInClaim, { ok: false }> | null {
+  if (state === null) return { ok: false, code: "missing", message: `no sign-in request ${id} is waiting here (it may have been made on another server)` };
+  if (state.status === "expired") return { ok: false, code: "expired", message: `sign-in request ${id} expired: start the sign-in again from your client` };
+  if (state.status === "approved") return { ok: false, code: "replayed", message: `replayed approval: sign-in request ${id} was already approved; an approval is taken once` };
+  return null;
+}
+
+export type PageView = SignInState | { status: "forbidden" } | null;
+
+/**
+ * What the consent page holding the secret (its SHA-256 is `secretHash`) learns: pending, or
+ * approved with the redirect, which is handed out this once and then forgotten.
+ */
+export function pageView(sql: SqlStorage, id: string, secretHash: string, nowMs: number): PageView {
+  const state = readSignIn(sql, id, nowMs);
+  if (state === null || state.status === "expired") return state;
+  if (!state.record.secretHash || state.record.secretHash !== secretHash) return { status: "forbidden" };
+  if (state.status === "approved" && state.redirectTo !== null) sql.exec("UPDATE signin_requests SET redirect_to = NULL WHERE id = ?", id);
+  return state;
 }
 
 /** Drops records no page could still ask about (an hour past their expiry). */

@@ -3,6 +3,7 @@
 // stores the result as the provider's client record under that URL (the library reads clients
 // named by a URL from `client:<url>` when its own fetcher is off): https only (http on loopback
 // for a local server), public addresses only, no redirects, 5 KB, 5 s, cached for its lifetime.
+import { shownName } from "../text/display-name";
 import { isLocalOrigin } from "./provider";
 
 export const CIMD_MAX_BYTES = 5 * 1024;
@@ -138,7 +139,8 @@ export function clientRecordOf(doc: unknown, clientId: string, nowMs: number): {
   if (allowed.length === 0) return { ok: false, message: "none of the document's redirect_uris is https or http on localhost" };
   const auth = d.token_endpoint_auth_method;
   if (auth !== undefined && auth !== "none") return { ok: false, message: `token_endpoint_auth_method ${String(auth)} is not supported here: use "none" (a public client with PKCE)` };
-  const name = typeof d.client_name === "string" ? d.client_name.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 100) : "";
+  // Cleaned as every shown name is: no control, bidi or zero-width characters, a sane length.
+  const name = shownName(d.client_name) ?? "";
   const record: ClientRecord = {
     clientId,
     redirectUris: allowed,
@@ -184,4 +186,14 @@ export async function ensureMetadataClient(kv: KVNamespace, clientId: string, se
   if (!fetched.ok) return fetched;
   await kv.put(`client:${clientId}`, JSON.stringify(fetched.record), { expirationTtl: fetched.ttlSeconds });
   return { ok: true, record: fetched.record };
+}
+
+/**
+ * Puts back a metadata-document client checked at the start of a sign-in whose cached copy has
+ * expired since (a sign-in lasts longer than the shortest cache): the approval and the code's
+ * exchange right after it find the client as it was checked. KV's floor of 5 minutes covers both.
+ */
+export async function restoreMetadataClient(kv: KVNamespace, clientId: string, record: string): Promise<void> {
+  if ((await kv.get(`client:${clientId}`)) !== null) return;
+  await kv.put(`client:${clientId}`, record, { expirationTtl: TTL_MIN_S });
 }

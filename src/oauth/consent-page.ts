@@ -3,11 +3,14 @@
 // (/app/signin.js): no request leaves this origin. Every client-supplied string is escaped.
 import { escapeHtml } from "../identity/markdown";
 import type { SignInRecord } from "../identity/oauth-store";
+import { shownName } from "../text/display-name";
 import { showRequestId } from "./signin-requests";
 
 export interface ConsentView {
   record: SignInRecord;
   origin: string;
+  /** The page's secret: only the page holding it learns the sign-in's outcome and its redirect. */
+  secret: string;
   /** Where "Cancel" goes: the client's redirect URI with `error=access_denied`. */
   denyUrl: string;
 }
@@ -22,8 +25,10 @@ export function consentHtml(v: ConsentView): string {
   const who =
     r.client.kind === "metadata-document"
       ? `<strong>${escapeHtml(r.client.host)}</strong> <span class="muted">(its metadata document's host)</span>`
-      : `a client registered here, sending you back to <strong>${escapeHtml(r.client.redirectHost)}</strong>`;
-  const named = r.client.name ? `<p class="muted">It calls itself “${escapeHtml(r.client.name)}” (self-declared, not verified).</p>` : "";
+      : `An <strong>unverified</strong> client, which <strong>says it returns to ${escapeHtml(r.client.redirectHost)}</strong> <span class="muted">(a client registered here, sending you back to ${escapeHtml(r.client.redirectHost)}: anyone can register one under any name and address)</span>`;
+  // Cleaned again at display: records stored before names were cleaned at registration.
+  const name = shownName(r.client.name);
+  const named = name ? `<p class="muted">It calls itself “${escapeHtml(name)}” (self-declared, not verified).</p>` : "";
   const command = `npm run identity -- approve ${code} ${v.origin}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -42,7 +47,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85re
 #status{min-height:1.5em;font-weight:600}#status.error{color:#b91c1c}.row{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
 a{color:#1d4ed8}
 </style></head>
-<body data-request="${escapeHtml(r.id)}" data-origin="${escapeHtml(v.origin)}">
+<body data-request="${escapeHtml(r.id)}" data-origin="${escapeHtml(v.origin)}" data-secret="${escapeHtml(v.secret)}">
 <main>
 <h1>Sign in to Mosaic</h1>
 <p>${who} asks to <strong>play Mosaic as one of your machines</strong>: join fields, reveal tiles and commit cells under that machine's name, until you revoke it.</p>
@@ -60,7 +65,7 @@ ${named}
 
 <section id="way-file">
 <h2>2 · My key file</h2>
-<p>Run this where your <code>identity.json</code> is; this page continues by itself:</p>
+<p>Run this where your <code>identity.json</code> is; it shows who asks and asks you to confirm, and this page continues by itself. Approve only a sign-in you started yourself, never a code someone sent you.</p>
 <pre id="command">${escapeHtml(command)}</pre>
 </section>
 

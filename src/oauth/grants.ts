@@ -11,6 +11,7 @@ import { expiryOf, keyAuthSchema, storageRefusal, verifySigned, type KeyError, t
 import { oauthGrantsMessage, oauthRevokeMessage } from "../identity/messages";
 import type { SignInRecord } from "../identity/oauth-store";
 import { identityStub } from "../identity/stub";
+import { shownClient } from "./client-view";
 import { oauthApi } from "./provider";
 
 export const grantsSchema = keyAuthSchema;
@@ -29,7 +30,8 @@ function view(g: GrantSummary): GrantView {
   return {
     grant: g.id,
     client_id: g.clientId,
-    client: meta?.client ?? null,
+    // Names are cleaned at display too: grants made before names were cleaned at registration.
+    client: meta?.client ? shownClient(meta.client) : null,
     created_at: new Date(g.createdAt * 1000).toISOString(),
     expires_at: g.expiresAt ? new Date(g.expiresAt * 1000).toISOString() : null,
   };

@@ -38,3 +38,13 @@ export function newGrantSecret(): { ref: string; secret: string } {
   crypto.getRandomValues(secret);
   return { ref: toBase64Url(ref), secret: toBase64Url(secret) };
 }
+
+/** The header the consent page sends its secret in when it asks how its sign-in went. */
+export const PAGE_SECRET_HEADER = "Mosaic-Signin-Secret";
+
+/** The consent page's secret (256 random bits): handed to the page it is served with, kept only as a hash. */
+export function newPageSecret(): string {
+  const secret = new Uint8Array(32);
+  crypto.getRandomValues(secret);
+  return toBase64Url(secret);
+}

@@ -188,7 +188,8 @@ describe("the signed-in URL through the MCP SDK's OAuth client", () => {
       expect(await consent.page.textContent("main")).toContain(`a client registered here, sending you back to ${new URL(callback.url).host}`);
       const code = (await consent.page.textContent("#code")) ?? "";
       expect(await consent.page.textContent("#command")).toBe(`npm run identity -- approve ${code} ${server.baseUrl}`);
-      const approved = await cli("approve", code, server.baseUrl);
+      // Without a terminal to confirm on, the CLI approves only with --yes (the flag for scripts).
+      const approved = await cli("approve", code, server.baseUrl, "--yes");
       expect(approved.stdout).toMatch(/^approved: m-[0-9a-f]{16} is signed in/);
     });
     expect(provider.info?.client_id).toMatch(/^[A-Za-z0-9_-]{8,}$/); // registered (RFC 7591), not a URL

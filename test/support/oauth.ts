@@ -135,10 +135,32 @@ export async function signedInToken(baseUrl: string, mscToken: string): Promise<
   const q = new URLSearchParams({ response_type: "code", client_id: reg.client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: "S256", resource, state: "s" });
   const page = await (await fetch(`${baseUrl}/oauth/authorize?${q}`)).text();
   const request = /data-request="([0-9A-Z]{10})"/.exec(page)?.[1];
+  const secret = /data-secret="([A-Za-z0-9_-]+)"/.exec(page)?.[1];
   if (!request) throw new Error(`no consent page: ${page.slice(0, 200)}`);
-  const approved = (await (await fetch(`${baseUrl}/oauth/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request, token: mscToken }) })).json()) as { redirect_to: string };
+  // As the page approves: with its secret, which alone gets the redirect with the code.
+  const approved = (await (await fetch(`${baseUrl}/oauth/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request, token: mscToken, secret }) })).json()) as { redirect_to: string };
   const code = new URL(approved.redirect_to).searchParams.get("code") ?? "";
   const form = new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, client_id: reg.client_id, redirect_uri: redirect, resource });
   const tokens = (await (await fetch(`${baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form })).json()) as { access_token: string; refresh_token: string };
   return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, clientId: reg.client_id };
+}
+
+/**
+ * Registers a client (DCR) under `name` returning to `redirect`, and opens a sign-in for it as a
+ * host would: the consent page's code and secret, and the PKCE verifier for the exchange.
+ */
+export async function openRegisteredSignIn(baseUrl: string, name: string, redirect: string): Promise<{ request: string; secret: string; clientId: string; verifier: string; authorizeUrl: string }> {
+  const { createHash, randomBytes } = await import("node:crypto");
+  const res = await fetch(`${baseUrl}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: name, redirect_uris: [redirect], token_endpoint_auth_method: "none" }) });
+  const reg = (await res.json()) as { client_id: string };
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(reg)}`);
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const q = new URLSearchParams({ response_type: "code", client_id: reg.client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: "S256", resource: `${baseUrl}/mcp/signed-in`, state: "s" });
+  const authorizeUrl = `${baseUrl}/oauth/authorize?${q}`;
+  const page = await (await fetch(authorizeUrl)).text();
+  const request = /data-request="([0-9A-Z]{10})"/.exec(page)?.[1];
+  const secret = /data-secret="([A-Za-z0-9_-]+)"/.exec(page)?.[1] ?? "";
+  if (!request) throw new Error(`no consent page: ${page.slice(0, 200)}`);
+  return { request, secret, clientId: reg.client_id, verifier, authorizeUrl };
 }

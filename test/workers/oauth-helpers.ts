@@ -37,6 +37,8 @@ export interface AuthorizeAnswer {
   location: string | null;
   /** The sign-in code of the consent page, when one was shown. */
   request: string | null;
+  /** The consent page's secret: only its holder learns the outcome and gets the redirect. */
+  secret: string | null;
   html: string;
 }
 
@@ -44,7 +46,7 @@ export async function authorize(origin: string, params: Record<string, string>):
   const q = new URLSearchParams({ response_type: "code", redirect_uri: CALLBACK, resource: `${origin}/mcp/signed-in`, state: "st4te", ...params });
   const res = await fetchAt(`${origin}/oauth/authorize?${q}`);
   const html = await res.text();
-  return { status: res.status, location: res.headers.get("location"), request: /data-request="([0-9A-Z]{10})"/.exec(html)?.[1] ?? null, html };
+  return { status: res.status, location: res.headers.get("location"), request: /data-request="([0-9A-Z]{10})"/.exec(html)?.[1] ?? null, secret: /data-secret="([A-Za-z0-9_-]+)"/.exec(html)?.[1] ?? null, html };
 }
 
 export async function approveBody(origin: string, m: Machine, request: string, ts = Math.floor(Date.now() / 1000)): Promise<Record<string, unknown>> {
@@ -73,7 +75,8 @@ export async function codeFor(origin: string, m: Machine): Promise<{ clientId: s
   const { verifier, challenge } = await pkce();
   const page = await authorize(origin, { client_id: clientId, code_challenge: challenge, code_challenge_method: "S256" });
   if (!page.request) throw new Error(`no consent page: ${page.status} ${page.html.slice(0, 300)}`);
-  const approved = await approve(origin, await approveBody(origin, m, page.request));
+  // Approved as the consent page does it: with the page's secret, so the answer carries the redirect.
+  const approved = await approve(origin, { ...(await approveBody(origin, m, page.request)), secret: page.secret });
   const code = new URL(approved.body.redirect_to ?? "http://x/").searchParams.get("code");
   if (!code) throw new Error(`no code: ${JSON.stringify(approved.body)}`);
   return { clientId, code, verifier };

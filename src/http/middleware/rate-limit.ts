@@ -8,13 +8,13 @@ import type { Env } from "../../env";
  */
 
 /** The rate limit bindings of wrangler.toml `[[ratelimits]]`. */
-export type LimitName = "LIMIT_KEYS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE";
+export type LimitName = "LIMIT_KEYS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE" | "LIMIT_SIGNIN_WAIT";
 
 /**
  * Each binding's `period` in seconds, as wrangler.toml sets it (the binding does not say it):
  * the `Retry-After` of a refusal. test/unit/deploy/production-profile.test.ts keeps them equal.
  */
-export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10 };
+export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10, LIMIT_SIGNIN_WAIT: 60 };
 
 /** A refusal: which limit, and how many seconds until the caller may try again. */
 export interface Limited {
@@ -73,9 +73,9 @@ export function underPrefix(path: string, prefixes: readonly string[]): boolean 
  * Applied with `app.use("*", limitByAddress("LIMIT_KEYS", [...]))`, so a route added under a
  * prefix later is covered without a thought.
  */
-export function limitByAddress(limit: LimitName, prefixes: readonly string[]): MiddlewareHandler<{ Bindings: Env }> {
+export function limitByAddress(limit: LimitName, prefixes: readonly string[], except: (path: string) => boolean = () => false): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
-    const limited = await addressOverLimit(c.req.raw, c.env, limit, prefixes);
+    const limited = except(c.req.path) ? null : await addressOverLimit(c.req.raw, c.env, limit, prefixes);
     return limited ? rateLimitedResponse(limited) : next();
   };
 }
@@ -92,3 +92,13 @@ export async function addressOverLimit(request: Request, env: Env, limit: LimitN
 
 /** The key routes and the OAuth sign-in's (SPEC §8, §8.1): minting credentials, per address. */
 export const SIGN_IN_PREFIXES = ["/api/keys", "/authorize", "/token", "/register", "/oauth"] as const;
+
+/**
+ * The consent page's own waiting (SPEC §8.1): its status polls count against LIMIT_SIGNIN_WAIT
+ * instead of LIMIT_KEYS, so a page that waits for minutes never spends the allowance its approval
+ * needs. Only the page's secret makes them answer anything, so they mint nothing worth a flood.
+ */
+export const SIGNIN_WAIT_PREFIXES = ["/oauth/requests"] as const;
+export function isSignInWait(path: string): boolean {
+  return /^\/oauth\/requests\/[^/]+\/status$/.test(path);
+}

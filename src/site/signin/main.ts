@@ -3,6 +3,10 @@
 import { createKey, identityJson, loadKey, sign, type BrowserKey } from "./browser-key";
 
 const requestId = document.body.dataset.request ?? "";
+// Only this page holds it: the sign-in's outcome and its redirect are told to its holder alone.
+const secret = document.body.dataset.secret ?? "";
+/** How often the page asks whether the key-file CLI approved: on its own allowance, never the approval's. */
+const POLL_MS = 2000;
 const host = location.host;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const statusLine = $<HTMLParagraphElement>("status");
@@ -74,7 +78,7 @@ async function approveWithBrowserKey(): Promise<void> {
     }
     const ts = Math.floor(Date.now() / 1000);
     const sig = await sign(key, `mosaic-oauth-approve:${host}:${requestId}:${ts}`);
-    const r = await post("/oauth/approve", { request: requestId, publicKey: key.raw, ts, sig });
+    const r = await post("/oauth/approve", { request: requestId, publicKey: key.raw, ts, sig, secret });
     if (!r.ok) throw new Error(errorText(r.json));
     leave(String(r.json.redirect_to));
   } catch (err) {
@@ -87,20 +91,27 @@ async function approveWithBrowserKey(): Promise<void> {
 async function approveWithToken(): Promise<void> {
   const token = $<HTMLInputElement>("token").value.trim();
   if (!token) return say("Paste the machine's msc_… token first.", true);
-  const r = await post("/oauth/approve", { request: requestId, token });
+  const r = await post("/oauth/approve", { request: requestId, token, secret });
   if (!r.ok) return say(errorText(r.json), true);
   leave(String(r.json.redirect_to));
 }
 
-/** The key-file CLI approves from elsewhere: the page learns it by asking. */
+/**
+ * The key-file CLI approves from elsewhere: the page learns it by asking with its secret. A 429
+ * (its own limit, separate from the approval's) only makes it wait as long as it is told.
+ */
 async function poll(): Promise<void> {
+  let wait = POLL_MS;
   while (!leaving) {
-    await new Promise((r) => setTimeout(r, 1500));
-    const res = await fetch(`/oauth/requests/${requestId}`, { headers: { accept: "application/json" } }).catch(() => null);
+    await new Promise((r) => setTimeout(r, wait));
+    if (leaving) return;
+    wait = POLL_MS;
+    const res = await fetch(`/oauth/requests/${requestId}/status`, { headers: { accept: "application/json", "Mosaic-Signin-Secret": secret } }).catch(() => null);
     if (!res) continue;
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (json.status === "approved" && typeof json.redirect_to === "string") return leave(json.redirect_to);
-    if (res.status === 410 || res.status === 404) return say(errorText(json), true);
+    if (res.status === 429) wait = Math.max(POLL_MS, Number(res.headers.get("Retry-After")) * 1000 || POLL_MS);
+    else if (res.status >= 400 && res.status < 500) return say(errorText(json), true);
   }
 }
 
