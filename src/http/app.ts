@@ -11,7 +11,7 @@ import { MAX_API_BODY_BYTES } from "./body-limits";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { oauthRoutes } from "./oauth-routes";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
-import { limitByAddress, SIGN_IN_PREFIXES } from "./middleware/rate-limit";
+import { ACCOUNT_PREFIXES, limitByAddress, SIGN_IN_PREFIXES } from "./middleware/rate-limit";
 import { routeMethods } from "./route-methods";
 import { routeError } from "./route-errors";
 import { spectatorRoutes } from "./spectator-routes";
@@ -32,6 +32,8 @@ export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   // Key and sign-in routes, per client address, before any of them runs (docs/deploy.md).
   app.use("*", limitByAddress("LIMIT_KEYS", SIGN_IN_PREFIXES));
+  // The account routes' signed requests likewise; their public reads are the site's and stay open.
+  app.use("*", limitByAddress("LIMIT_ACCOUNTS", ACCOUNT_PREFIXES, { writes: true }));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
   // The signed-in MCP URL (SPEC §8.1): the same chain as /mcp behind OAuth, guarding its own body too.

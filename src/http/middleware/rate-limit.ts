@@ -8,13 +8,13 @@ import type { Env } from "../../env";
  */
 
 /** The rate limit bindings of wrangler.toml `[[ratelimits]]`. */
-export type LimitName = "LIMIT_KEYS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE";
+export type LimitName = "LIMIT_KEYS" | "LIMIT_ACCOUNTS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE";
 
 /**
  * Each binding's `period` in seconds, as wrangler.toml sets it (the binding does not say it):
  * the `Retry-After` of a refusal. test/unit/deploy/production-profile.test.ts keeps them equal.
  */
-export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10 };
+export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_ACCOUNTS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10 };
 
 /** A refusal: which limit, and how many seconds until the caller may try again. */
 export interface Limited {
@@ -73,8 +73,10 @@ export function underPrefix(path: string, prefixes: readonly string[]): boolean 
  * Applied with `app.use("*", limitByAddress("LIMIT_KEYS", [...]))`, so a route added under a
  * prefix later is covered without a thought.
  */
-export function limitByAddress(limit: LimitName, prefixes: readonly string[]): MiddlewareHandler<{ Bindings: Env }> {
+export function limitByAddress(limit: LimitName, prefixes: readonly string[], only: { writes: boolean } = { writes: false }): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
+    // Public reads under a prefix of signed writes (a leaderboard's account column) stay unlimited.
+    if (only.writes && (c.req.method === "GET" || c.req.method === "HEAD")) return next();
     const limited = await addressOverLimit(c.req.raw, c.env, limit, prefixes);
     return limited ? rateLimitedResponse(limited) : next();
   };
@@ -92,3 +94,6 @@ export async function addressOverLimit(request: Request, env: Env, limit: LimitN
 
 /** The key routes and the OAuth sign-in's (SPEC §8, §8.1): minting credentials, per address. */
 export const SIGN_IN_PREFIXES = ["/api/keys", "/authorize", "/token", "/register", "/oauth"] as const;
+
+/** The account routes' signed requests (SPEC §8.2), per address: each one writes to the one accounts object. */
+export const ACCOUNT_PREFIXES = ["/api/accounts"] as const;
