@@ -4,6 +4,7 @@ import { AccountBook, type AccountRef, type AccountView, type BookResult } from 
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 import { accessVouch, addAccess, dropAccess } from "./oauth-access";
+import { judgeRefresh, recordRefresh, type RefreshVerdict } from "./oauth-refresh";
 import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
@@ -249,6 +250,16 @@ export class IdentityObject extends DurableObject<Env> {
   /** Records an access token the provider issued for one of this machine's grants (its hash only). */
   addAccessToken(token: { hash: string; grantId: string; machineId: string; expiresAtMs: number; nowMs: number }): boolean {
     return addAccess(this.sql, token);
+  }
+
+  /** What a presented refresh token is (oauth-refresh.ts): current, a retry within the window, reused, or unknown. */
+  judgeRefresh(hash: string, nowMs: number): RefreshVerdict {
+    return judgeRefresh(this.sql, hash, nowMs);
+  }
+
+  /** Records a refresh token the provider issued (its hash only); the grant's earlier ones are replaced. */
+  recordRefresh(token: { grantId: string; hash: string; presentedHash: string | null; nowMs: number }): boolean {
+    return recordRefresh(this.sql, token);
   }
 
   /**
