@@ -5,7 +5,7 @@ import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 import { accessVouch, addAccess, dropAccess } from "./oauth-access";
 import { judgeRefresh, recordRefresh, type RefreshVerdict } from "./oauth-refresh";
-import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
+import { addGrant, claimSignIn, dropGrant, finishSignIn, grantVouch, holdsOnlySignIns, openSignIn, readSignIn, sweepSignIns, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
  * Identity of one machine (SPEC §8): its first-seen key, display name, hashed bearer tokens and the
@@ -219,10 +219,18 @@ export class IdentityObject extends DurableObject<Env> {
 
   // Signing in from hosted clients (SPEC §8.1); the SQL lives in oauth-store.ts.
 
-  /** On a sign-in request's own object: keeps the pending consent. */
-  openSignIn(record: SignInRecord): void {
+  /** On a sign-in request's own object: keeps the pending consent until it expires, when the alarm deletes it. */
+  async openSignIn(record: SignInRecord): Promise<void> {
     sweepSignIns(this.sql, record.createdAt);
     openSignIn(this.sql, record);
+    await this.ctx.storage.setAlarm(record.expiresAt);
+  }
+
+  /** Only sign-in request objects set alarms: expired requests go, and an object left empty deletes itself. */
+  override async alarm(): Promise<void> {
+    const next = sweepSignIns(this.sql, Date.now());
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    else if (holdsOnlySignIns(this.sql)) await this.ctx.storage.deleteAll();
   }
 
   signInState(id: string, nowMs: number): SignInState | null {
