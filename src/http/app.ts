@@ -10,6 +10,7 @@ import { bodyLimit } from "./middleware/body-limit";
 import { MAX_API_BODY_BYTES } from "./body-limits";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { oauthRoutes } from "./oauth-routes";
+import { pageCsp } from "./middleware/page-csp";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
 import { ACCOUNT_PREFIXES, limitByAddress, SIGN_IN_PREFIXES } from "./middleware/rate-limit";
 import { routeMethods } from "./route-methods";
@@ -27,6 +28,8 @@ export interface AppOptions {
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const app = new Hono<AppEnv>();
+  // Every HTML page leaves with a Content-Security-Policy, framed by no other site (page-csp.ts).
+  app.use("*", pageCsp);
   // First, so that every public read answer (and every refusal of one) is readable cross-origin.
   app.use("*", publicCors);
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
