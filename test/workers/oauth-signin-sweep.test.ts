@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { SIGNIN_TTL_MS, signInStub } from "../../src/oauth/signin-requests";
 import type { Env } from "../../src/env";
 import { machine } from "./identity-helpers";
-import { approve, approveBody, authorize, LOCAL, pkce, register } from "./oauth-helpers";
+import { approve, approveBody, authorize, CALLBACK, fetchAt, LOCAL, pkce, register } from "./oauth-helpers";
 
 const workerEnv = env as unknown as Env;
 
@@ -73,5 +73,20 @@ describe("pending sign-ins expire and are deleted", () => {
     expect(late.body.redirect_to).toBeUndefined();
     expect(await runDurableObjectAlarm(signInStub(workerEnv, id))).toBe(true);
     expect(await storedBy(id)).toEqual({ tables: [], alarm: null });
+  });
+
+  it("anonymous consent pages are bounded: an address past the sign-in limit opens no more", async () => {
+    const clientId = await register(LOCAL);
+    const { challenge } = await pkce();
+    const q = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, code_challenge_method: "S256", resource: `${LOCAL}/mcp/signed-in` });
+    const statuses: number[] = [];
+    // LIMIT_KEYS allows 20 a minute per address; a window's end may let a few more through.
+    for (let i = 0; i < 60 && !statuses.includes(429); i++) {
+      const res = await fetchAt(`${LOCAL}/oauth/authorize?${q}`, { headers: { "CF-Connecting-IP": "192.0.2.201" } });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(20);
   });
 });
