@@ -31,6 +31,8 @@ export interface Env {
   MOSAIC_LIVE_RELAYS?: string;
   /** Rate limits (wrangler.toml `[[ratelimits]]`, docs/deploy.md): key and sign-in routes per address. */
   LIMIT_KEYS: RateLimit;
+  /** The account routes' signed requests (POST /api/accounts…) per address. */
+  LIMIT_ACCOUNTS: RateLimit;
   /** /mcp per client address. */
   LIMIT_MCP_ADDRESS: RateLimit;
   /** /mcp per machine (its credential). */

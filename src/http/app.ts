@@ -10,8 +10,9 @@ import { bodyLimit } from "./middleware/body-limit";
 import { MAX_API_BODY_BYTES } from "./body-limits";
 import { mcpRoutes, type McpRouteOptions } from "./mcp-route";
 import { oauthRoutes } from "./oauth-routes";
+import { pageCsp } from "./middleware/page-csp";
 import { isPublicReadPath, publicCors } from "./middleware/public-cors";
-import { isSignInWait, limitByAddress, SIGN_IN_PREFIXES, SIGNIN_WAIT_PREFIXES } from "./middleware/rate-limit";
+import { ACCOUNT_PREFIXES, isSignInWait, limitByAddress, SIGN_IN_PREFIXES, SIGNIN_WAIT_PREFIXES } from "./middleware/rate-limit";
 import { routeMethods } from "./route-methods";
 import { routeError } from "./route-errors";
 import { spectatorRoutes } from "./spectator-routes";
@@ -27,13 +28,17 @@ export interface AppOptions {
 /** The Hono router: /mcp, the public API and the site (static assets fall through). */
 export function createApp(options: AppOptions = {}): Hono<{ Bindings: Env }> {
   const app = new Hono<AppEnv>();
+  // Every HTML page leaves with a Content-Security-Policy, framed by no other site (page-csp.ts).
+  app.use("*", pageCsp);
   // First, so that every public read answer (and every refusal of one) is readable cross-origin.
   app.use("*", publicCors);
   app.get("/api/health", (c) => c.json({ ok: true, service: "mosaic" }));
   // Key and sign-in routes, per client address, before any of them runs (docs/deploy.md).
-  app.use("*", limitByAddress("LIMIT_KEYS", SIGN_IN_PREFIXES, isSignInWait));
+  app.use("*", limitByAddress("LIMIT_KEYS", SIGN_IN_PREFIXES, { except: isSignInWait }));
   // The consent page's status polls: a bucket of their own, never the approval's (SPEC §8.1).
-  app.use("*", limitByAddress("LIMIT_SIGNIN_WAIT", SIGNIN_WAIT_PREFIXES, (path) => !isSignInWait(path)));
+  app.use("*", limitByAddress("LIMIT_SIGNIN_WAIT", SIGNIN_WAIT_PREFIXES, { except: (path) => !isSignInWait(path) }));
+  // The account routes' signed requests likewise; their public reads are the site's and stay open.
+  app.use("*", limitByAddress("LIMIT_ACCOUNTS", ACCOUNT_PREFIXES, { writesOnly: true }));
   // /mcp guards its own body (1 MiB, JSON-RPC refusals) after its CORS and Origin checks.
   app.route("/", mcpRoutes({ bodyTimeoutMs: options.bodyTimeoutMs, ...options.mcp }));
   // The signed-in MCP URL (SPEC §8.1): the same chain as /mcp behind OAuth, guarding its own body too.

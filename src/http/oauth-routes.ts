@@ -2,12 +2,13 @@ import { Hono, type Context } from "hono";
 import { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../env";
 import type { SignInRecord } from "../identity/oauth-store";
-import { afterTokenRequest } from "../oauth/access-sync";
+import { afterTokenRequest, beforeTokenRequest } from "../oauth/access-sync";
 import { approveSchema, approveSignIn } from "../oauth/approve";
 import { ensureMetadataClient, isMetadataUrl } from "../oauth/cimd";
 import { clientView } from "../oauth/client-view";
 import { CONSENT_CSP, consentHtml, signInErrorHtml } from "../oauth/consent-page";
 import { grantsSchema, listGrants, revokeGrant, revokeSchema } from "../oauth/grants";
+import { refusedRefresh } from "../oauth/refresh-reuse";
 import { AUTHORIZE_PATH, oauthApi, originOf, providerFor, REGISTER_PATH, SIGNED_IN_PATH, TOKEN_PATH, type SignedInHandler } from "../oauth/provider";
 import { newPageSecret, newRequestId, normaliseRequestId, PAGE_SECRET_HEADER, SIGNIN_TTL_MS, signInStub } from "../oauth/signin-requests";
 import { shownName } from "../text/display-name";
@@ -58,11 +59,16 @@ export function oauthRoutes(options: McpRouteOptions = {}): { signedIn: Hono<{ B
       const client = await ensureMetadataClient(c.env.OAUTH_KV, clientId, originOf(c.req.raw));
       if (!client.ok) return c.json({ error: "invalid_client", error_description: client.message }, 401, { "Cache-Control": "no-store" });
     }
+    const form = new URLSearchParams(text);
+    // A refresh token replaced before and presented again revokes its grant (refresh-reuse.ts).
+    const reused = await refusedRefresh(c.env, originOf(c.req.raw), form);
+    if (reused) return reused;
+    const held = await beforeTokenRequest(c.env, form);
     const request = new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text });
     const started = Date.now();
     const answer = await provider(c).fetch(request, c.env, c.executionCtx as ExecutionContext);
-    // Issued access tokens are recorded by their machines, revoked ones dropped (access-sync.ts).
-    return afterTokenRequest(c.env, originOf(c.req.raw), new URLSearchParams(text), started, answer);
+    // Issued tokens are recorded by their machines, revoked ones dropped (access-sync.ts).
+    return afterTokenRequest(c.env, originOf(c.req.raw), form, started, answer, held);
   });
   routes.get(AUTHORIZE_PATH, authorize);
   // Approvals and a sign-in's status are answered for the names this server is reached by only.

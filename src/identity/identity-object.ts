@@ -4,7 +4,8 @@ import { AccountBook, type AccountRef, type AccountView, type BookResult } from 
 import { SPENT_PROOF_MESSAGE } from "./messages";
 import { VOUCH_TTL_MS, type Vouch } from "./vouched-tokens";
 import { accessVouch, addAccess, dropAccess } from "./oauth-access";
-import { addGrant, completeSignIn, dropGrant, grantVouch, openSignIn, pageView, readSignIn, sweepSignIns, type PageView, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
+import { judgeRefresh, recordRefresh, type RefreshVerdict } from "./oauth-refresh";
+import { addGrant, completeSignIn, dropGrant, grantVouch, holdsOnlySignIns, openSignIn, pageView, readSignIn, sweepSignIns, type PageView, type SignInClaim, type SignInRecord, type SignInState } from "./oauth-store";
 
 /**
  * Identity of one machine (SPEC §8): its first-seen key, display name, hashed bearer tokens and the
@@ -218,10 +219,18 @@ export class IdentityObject extends DurableObject<Env> {
 
   // Signing in from hosted clients (SPEC §8.1); the SQL lives in oauth-store.ts.
 
-  /** On a sign-in request's own object: keeps the pending consent. */
-  openSignIn(record: SignInRecord): void {
+  /** On a sign-in request's own object: keeps the pending consent until it expires, when the alarm deletes it. */
+  async openSignIn(record: SignInRecord): Promise<void> {
     sweepSignIns(this.sql, record.createdAt);
     openSignIn(this.sql, record);
+    await this.ctx.storage.setAlarm(record.expiresAt);
+  }
+
+  /** Only sign-in request objects set alarms: expired requests go, and an object left empty deletes itself. */
+  override async alarm(): Promise<void> {
+    const next = sweepSignIns(this.sql, Date.now());
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    else if (holdsOnlySignIns(this.sql)) await this.ctx.storage.deleteAll();
   }
 
   signInState(id: string, nowMs: number): SignInState | null {
@@ -250,6 +259,16 @@ export class IdentityObject extends DurableObject<Env> {
   /** Records an access token the provider issued for one of this machine's grants (its hash only). */
   addAccessToken(token: { hash: string; grantId: string; machineId: string; expiresAtMs: number; nowMs: number }): boolean {
     return addAccess(this.sql, token);
+  }
+
+  /** What a presented refresh token is (oauth-refresh.ts): current, a retry within the window, reused, or unknown. */
+  judgeRefresh(hash: string, nowMs: number): RefreshVerdict {
+    return judgeRefresh(this.sql, hash, nowMs);
+  }
+
+  /** Records a refresh token the provider issued (its hash only); the grant's earlier ones are replaced. */
+  recordRefresh(token: { grantId: string; hash: string; presentedHash: string | null; nowMs: number }): boolean {
+    return recordRefresh(this.sql, token);
   }
 
   /**

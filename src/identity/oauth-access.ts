@@ -2,6 +2,7 @@
 // each token the provider issued for one of its grants, with the grant and the expiry, so that a
 // field proves a signed-in call by the same vouch as a bearer token, without the provider's KV
 // record. Plain SQL over the object's storage; the object keeps thin methods.
+import { dropRefresh } from "./oauth-refresh";
 import type { Vouch } from "./vouched-tokens";
 
 /** A revoked grant is remembered this long, so that a refresh crossing the revocation records nothing. */
@@ -51,6 +52,8 @@ export function accessVouch(sql: SqlStorage, hash: string, nowMs: number): Vouch
  * Returns the hashes dropped and when the last of them would have expired.
  */
 export function dropAccess(sql: SqlStorage, what: { grantId: string } | { hash: string }, nowMs: number): { hashes: string[]; untilMs: number } {
+  // One token of an object that never recorded any: nothing to drop, and nothing is written.
+  if (!("grantId" in what) && !hasAccess(sql)) return { hashes: [], untilMs: nowMs };
   ensureAccess(sql);
   const [where, value] = "grantId" in what ? ["grant_id", what.grantId] : ["hash", what.hash];
   const rows = sql.exec<{ hash: string; expires_at: number }>(`SELECT hash, expires_at FROM oauth_access WHERE ${where} = ?`, value).toArray();
@@ -58,6 +61,7 @@ export function dropAccess(sql: SqlStorage, what: { grantId: string } | { hash: 
   if ("grantId" in what) {
     sql.exec("DELETE FROM oauth_revoked WHERE revoked_at < ?", nowMs - REVOKED_KEPT_MS);
     sql.exec("INSERT OR REPLACE INTO oauth_revoked (grant_id, revoked_at) VALUES (?, ?)", what.grantId, nowMs);
+    dropRefresh(sql, what.grantId);
   }
   return { hashes: rows.map((r) => r.hash), untilMs: Math.max(nowMs, ...rows.map((r) => r.expires_at)) };
 }

@@ -57,9 +57,10 @@ export function readSignIn(sql: SqlStorage, id: string, nowMs: number): SignInSt
     )
     .toArray()[0];
   if (!row) return null;
+  // Expired first: an approved request past its expiry no longer hands out its code.
+  if (row.expires_at <= nowMs) return { status: "expired" };
   const record = JSON.parse(row.record) as SignInRecord;
   if (row.machine_id !== null) return { status: "approved", record, machineId: row.machine_id, redirectTo: row.redirect_to };
-  if (row.expires_at <= nowMs) return { status: "expired" };
   return { status: "pending", record };
 }
 
@@ -98,9 +99,20 @@ export function pageView(sql: SqlStorage, id: string, secretHash: string, nowMs:
   return state;
 }
 
-/** Drops records no page could still ask about (an hour past their expiry). */
-export function sweepSignIns(sql: SqlStorage, nowMs: number): void {
-  if (hasTable(sql, "signin_requests")) sql.exec("DELETE FROM signin_requests WHERE expires_at < ?", nowMs - 3_600_000);
+/**
+ * Drops expired requests; the earliest expiry of those left (for the object's next alarm), or
+ * null when none is left.
+ */
+export function sweepSignIns(sql: SqlStorage, nowMs: number): number | null {
+  if (!hasTable(sql, "signin_requests")) return null;
+  sql.exec("DELETE FROM signin_requests WHERE expires_at <= ?", nowMs);
+  return sql.exec<{ next: number | null }>("SELECT MIN(expires_at) AS next FROM signin_requests").one().next;
+}
+
+/** Whether the object holds sign-in requests and nothing else: such an object may delete itself. */
+export function holdsOnlySignIns(sql: SqlStorage): boolean {
+  const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").toArray();
+  return tables.every((t) => t.name === "signin_requests");
 }
 
 /** Records a grant of this machine: `hash` is SHA-256 of the grant's secret, which only its tokens unwrap. */

@@ -5,6 +5,9 @@
 // for a local server), public addresses only, no redirects, 5 KB, 5 s, cached for its lifetime.
 import { shownName } from "../text/display-name";
 import { isLocalOrigin } from "./provider";
+import { isPrivateHost } from "./public-address";
+
+export { isPrivateHost };
 
 export const CIMD_MAX_BYTES = 5 * 1024;
 export const CIMD_TIMEOUT_MS = 5_000;
@@ -51,26 +54,6 @@ export function metadataUrlProblem(clientId: string, serverOrigin: string): stri
   if (url.pathname.split("/").some((s) => s === "." || s === ".." || s === "%2e" || s === "%2e%2e")) return "a client metadata URL must have no dot segments";
   if (!local && isPrivateHost(url.hostname)) return `a client metadata URL must name a public address, not ${url.hostname}`;
   return null;
-}
-
-/**
- * Loopback, private, link-local, CGNAT, multicast and reserved addresses, and names that only
- * mean something inside a network. Names that resolve to such addresses are stopped by the
- * platform: Cloudflare's outbound fetch reaches only the public Internet.
- */
-export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (host === "localhost" || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host) || !host.includes(".") && !host.includes(":")) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19));
-  }
-  if (host.includes(":")) {
-    // IPv6: loopback, unspecified, unique-local, link-local, multicast, and v4-mapped forms.
-    return host === "::1" || host === "::" || /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(host) || host.startsWith("::ffff:");
-  }
-  return false;
 }
 
 /** Fetches and checks a metadata document. Never follows a redirect; stops reading past the limit. */

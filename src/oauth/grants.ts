@@ -81,13 +81,18 @@ export async function revokeGrant(
   if (refused) return refused;
   const grant = (await grantsOf(env, origin, v.machineId)).find((g) => g.id === body.grant);
   if (!grant) return { ok: false, status: 404, code: "missing", message: `${v.machineId} has no grant ${body.grant} (list them with a signed POST /api/keys/grants)` };
-  const ref = (grant.metadata as { ref?: string } | null)?.ref;
-  // The provider's tokens first (it refuses them from the next call), then their hashes in the
-  // machine's identity object, which tells every field holding a vouch for one of them before it
-  // answers, then the secret's hash: no field asking again is told they are the machine's.
-  await oauthApi(origin, env).revokeGrant(grant.id, v.machineId);
-  const identity = identityStub(env, v.machineId);
-  await identity.revokeAccess(v.machineId, { grantId: grant.id });
-  if (ref) await identity.dropGrant(ref);
+  await revokeEverywhere(env, origin, v.machineId, grant.id, (grant.metadata as { ref?: string } | null)?.ref);
   return { ok: true, machineId: v.machineId, revoked: grant.id };
+}
+
+/**
+ * Ends a grant: the provider's tokens first (it refuses them from the next call), then their
+ * hashes in the machine's identity object, which tells every field holding a vouch for one of them
+ * before it answers, then the secret's hash: no field asking again is told they are the machine's.
+ */
+export async function revokeEverywhere(env: Env, origin: string, machineId: string, grantId: string, ref: string | undefined): Promise<void> {
+  await oauthApi(origin, env).revokeGrant(grantId, machineId);
+  const identity = identityStub(env, machineId);
+  await identity.revokeAccess(machineId, { grantId });
+  if (ref) await identity.dropGrant(ref);
 }

@@ -2,6 +2,8 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIMIT_PERIODS, underPrefix } from "../../src/http/middleware/rate-limit";
 import { legacyRequest, messageOf, modernRequest } from "../support/mcp-wire";
+import { createBody } from "./account-helpers";
+import { HOST, machine } from "./identity-helpers";
 
 // Rate limits (docs/deploy.md "Rate limits") through the Worker's own fetch handler, with the
 // Rate Limiting bindings of wrangler.toml as the runtime runs them. Each test acts from its own
@@ -10,7 +12,7 @@ import { legacyRequest, messageOf, modernRequest } from "../support/mcp-wire";
 const ORIGIN = "http://localhost:8787";
 let nextAddress = 1;
 const freshAddress = (): string => `198.51.100.${nextAddress++}`;
-const limitOf = { keys: 20, mcpAddress: 600, mcpMachine: 100 };
+const limitOf = { keys: 20, accounts: 20, mcpAddress: 600, mcpMachine: 100 };
 
 function get(path: string, address: string | null): Promise<Response> {
   return exports.default.fetch(`${ORIGIN}${path}`, { headers: address ? { "CF-Connecting-IP": address } : {} });
@@ -125,6 +127,49 @@ describe("rate limits on the key and sign-in routes, per address", () => {
     expect(underPrefix("/tokens", prefixes)).toBe(false);
     expect(underPrefix("/api/keysmith", prefixes)).toBe(false);
     expect(underPrefix("/api/games", prefixes)).toBe(false);
+  });
+});
+
+describe("rate limits on the account routes' signed requests, per address", () => {
+  const post = (path: string, body: unknown, address: string | null): Promise<Response> =>
+    exports.default.fetch(`http://${HOST}${path}`, {
+      method: "POST",
+      headers: { host: HOST, "content-type": "application/json", ...(address ? { "CF-Connecting-IP": address } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it("answers account creations past the limit 429 with Retry-After, before the accounts object is asked", async () => {
+    const address = freshAddress();
+    const machines = await Promise.all(Array.from({ length: 3 * limitOf.accounts }, () => machine()));
+    let made = 0;
+    let refusal: Response | undefined;
+    for (const m of machines) {
+      const res = await post("/api/accounts", await createBody(m, `lab ${made}`), address);
+      if (res.status === 429) {
+        refusal = res;
+        break;
+      }
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      made++;
+    }
+    expect(refusal, "no account creation was refused").toBeDefined();
+    expect(made).toBeGreaterThanOrEqual(limitOf.accounts);
+    expect(refusal!.headers.get("Retry-After")).toBe(String(LIMIT_PERIODS.LIMIT_ACCOUNTS));
+    expect(((await refusal!.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // Every signed account route shares the allowance; another address keeps its own.
+    for (const path of ["/api/accounts/join", "/api/accounts/unlink", "/api/accounts/name"]) expect((await post(path, {}, address)).status).toBe(429);
+    expect((await post("/api/accounts/name", {}, freshAddress())).status).toBe(400);
+  });
+
+  it("leaves the accounts' public reads open and never limits the loopback", async () => {
+    const address = freshAddress();
+    await repeat(limitOf.accounts + 1, () => post("/api/accounts/name", {}, address));
+    expect((await post("/api/accounts/name", {}, address)).status).toBe(429);
+    const read = await exports.default.fetch(`http://${HOST}/api/accounts?machine=m-0123456789abcdef`, { headers: { host: HOST, "CF-Connecting-IP": address } });
+    expect(read.status).toBe(200);
+    expect(await repeat(limitOf.accounts + 3, () => post("/api/accounts/name", {}, "127.0.0.1"))).not.toContain(429);
+    expect(await repeat(limitOf.accounts + 3, () => post("/api/accounts/name", {}, null))).not.toContain(429);
   });
 });
 

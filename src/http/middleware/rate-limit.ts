@@ -8,13 +8,13 @@ import type { Env } from "../../env";
  */
 
 /** The rate limit bindings of wrangler.toml `[[ratelimits]]`. */
-export type LimitName = "LIMIT_KEYS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE" | "LIMIT_SIGNIN_WAIT";
+export type LimitName = "LIMIT_KEYS" | "LIMIT_ACCOUNTS" | "LIMIT_MCP_ADDRESS" | "LIMIT_MCP_MACHINE" | "LIMIT_SIGNIN_WAIT";
 
 /**
  * Each binding's `period` in seconds, as wrangler.toml sets it (the binding does not say it):
  * the `Retry-After` of a refusal. test/unit/deploy/production-profile.test.ts keeps them equal.
  */
-export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10, LIMIT_SIGNIN_WAIT: 60 };
+export const LIMIT_PERIODS: Record<LimitName, number> = { LIMIT_KEYS: 60, LIMIT_ACCOUNTS: 60, LIMIT_MCP_ADDRESS: 10, LIMIT_MCP_MACHINE: 10, LIMIT_SIGNIN_WAIT: 60 };
 
 /** A refusal: which limit, and how many seconds until the caller may try again. */
 export interface Limited {
@@ -73,9 +73,15 @@ export function underPrefix(path: string, prefixes: readonly string[]): boolean 
  * Applied with `app.use("*", limitByAddress("LIMIT_KEYS", [...]))`, so a route added under a
  * prefix later is covered without a thought.
  */
-export function limitByAddress(limit: LimitName, prefixes: readonly string[], except: (path: string) => boolean = () => false): MiddlewareHandler<{ Bindings: Env }> {
+export function limitByAddress(
+  limit: LimitName,
+  prefixes: readonly string[],
+  options: { except?: (path: string) => boolean; writesOnly?: boolean } = {},
+): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
-    const limited = except(c.req.path) ? null : await addressOverLimit(c.req.raw, c.env, limit, prefixes);
+    // Public reads under a prefix of signed writes (a leaderboard's account column) stay unlimited.
+    if (options.writesOnly && (c.req.method === "GET" || c.req.method === "HEAD")) return next();
+    const limited = options.except?.(c.req.path) ? null : await addressOverLimit(c.req.raw, c.env, limit, prefixes);
     return limited ? rateLimitedResponse(limited) : next();
   };
 }
@@ -102,3 +108,6 @@ export const SIGNIN_WAIT_PREFIXES = ["/oauth/requests"] as const;
 export function isSignInWait(path: string): boolean {
   return /^\/oauth\/requests\/[^/]+\/status$/.test(path);
 }
+
+/** The account routes' signed requests (SPEC §8.2), per address: each one writes to the one accounts object. */
+export const ACCOUNT_PREFIXES = ["/api/accounts"] as const;

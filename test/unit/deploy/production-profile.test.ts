@@ -30,7 +30,7 @@ describe("the production profile", () => {
     expect(production.durable_objects.bindings).toEqual(local.durable_objects.bindings);
     expect(names(production.r2_buckets)).toEqual(names(local.r2_buckets));
     expect(production.ratelimits).toEqual(local.ratelimits);
-    expect(names(production.ratelimits)).toEqual(["LIMIT_KEYS", "LIMIT_MCP_ADDRESS", "LIMIT_MCP_MACHINE", "LIMIT_SIGNIN_WAIT"]);
+    expect(names(production.ratelimits)).toEqual(["LIMIT_ACCOUNTS", "LIMIT_KEYS", "LIMIT_MCP_ADDRESS", "LIMIT_MCP_MACHINE", "LIMIT_SIGNIN_WAIT"]);
     for (const kv of local.kv_namespaces) expect(names(production.kv_namespaces)).toContain(kv.binding);
     expect(production.assets?.directory).toBe(local.assets?.directory);
   });
