@@ -49,6 +49,30 @@ const camera = (page: Page): Promise<{ scale: number; x: number; y: number }> =>
 
 const readout = (page: Page): Promise<string> => page.locator("#field-readout").innerText();
 
+/**
+ * The visible controls that Tab never reaches in one full round from the page's start: every
+ * control must be reachable from the keyboard (inactive tabs excepted: the arrow keys reach them).
+ */
+async function unreachable(page: Page): Promise<{ controls: number; missed: string[] }> {
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    const all = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]")].filter(
+      (n) => n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.checkVisibility({ visibilityProperty: true }) && n.getClientRects().length > 0,
+    );
+    all.forEach((n, i) => n.setAttribute("data-reach", String(i)));
+    (window as unknown as { reached: Set<string> }).reached = new Set();
+    document.addEventListener("focusin", (e) => (window as unknown as { reached: Set<string> }).reached.add((e.target as HTMLElement).getAttribute("data-reach") ?? ""));
+  });
+  const count = await page.locator("[data-reach]").count();
+  for (let i = 0; i < count + 5; i++) await page.keyboard.press("Tab");
+  const missed = await page.evaluate(() => {
+    const reached = (window as unknown as { reached: Set<string> }).reached;
+    return [...document.querySelectorAll<HTMLElement>("[data-reach]")].filter((n) => !reached.has(n.getAttribute("data-reach")!)).map((n) => `${n.tagName.toLowerCase()}#${n.id} ${n.getAttribute("aria-label") ?? n.textContent?.trim().slice(0, 40) ?? ""}`);
+  });
+  await page.evaluate(() => document.querySelectorAll("[data-reach]").forEach((n) => n.removeAttribute("data-reach")));
+  return { controls: count, missed };
+}
+
 interface ArchiveDoc {
   G: number;
   tiles: Array<{ id: number; x0: number; y0: number; w: number; h: number; rects: Array<[number, number, number, number]>; m: number; cells: number; status: string; agent: string | null; solution: string }>;
@@ -104,6 +128,20 @@ describe("a replay from the keyboard", () => {
     // Only the selected tab is in the Tab order: the next Tab leaves the tablist.
     await page.keyboard.press("Tab");
     expect((await focused(page)).role).not.toBe("tab");
+  });
+
+  it("reaches every control of the page with Tab, in the log and in the leaderboard", async () => {
+    const { page } = w;
+    await page.getByRole("tab", { name: "Log" }).click();
+    const log = await unreachable(page);
+    expect(log.missed).toEqual([]);
+    expect(log.controls).toBeGreaterThan(15);
+    await page.getByRole("tab", { name: "Leaderboard" }).click();
+    const board = await unreachable(page);
+    expect(board.missed).toEqual([]);
+    // The leaderboard's sort buttons are among them.
+    expect(board.controls).toBeGreaterThan(log.controls);
+    await page.getByRole("tab", { name: "Log" }).click();
   });
 
   it("pans and zooms the field from the keyboard once Tab reaches its canvas", async () => {
