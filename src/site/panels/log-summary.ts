@@ -33,8 +33,8 @@ export function logSummary(events: readonly PublicEvent[], nameOf: (machine: str
   const parts = [
     plural(joined, "join", "joins"),
     plural(revealed, "tile revealed", "tiles revealed"),
-    accepted ? plural(accepted, "cell accepted", "cells accepted") : "",
-    rejected ? plural(rejected, "cell rejected", "cells rejected") : "",
+    plural(accepted, "cell accepted", "cells accepted"),
+    plural(rejected, "cell rejected", "cells rejected"),
     plural(solved, "tile solved", "tiles solved"),
     plural(retracted, "cell retracted", "cells retracted"),
     ...new Set(rare),

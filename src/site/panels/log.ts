@@ -6,7 +6,7 @@ import { machineColour, machineOf } from "../palette";
 
 const MAX_ROWS = 400;
 /** At most one spoken summary per this many milliseconds, however fast lines come. */
-export const ANNOUNCE_EVERY_MS = 15_000;
+const ANNOUNCE_EVERY_MS = 15_000;
 /** Lines arriving after a quiet spell are gathered this long before the summary is spoken. */
 const GATHER_MS = 2_000;
 /** Spoken summaries kept in the region (older ones are never read again). */
