@@ -1,11 +1,12 @@
 // `/account/<id>`: an account's machines, and how a machine joins or leaves it from the CLI.
 import type { AccountDocument } from "./accounts-api";
 import { JOIN_FORM, JOIN_SCRIPT } from "./account-page-script";
-import { escapeHtml } from "./markdown";
+import { CODE_BLOCK_OPEN, escapeHtml } from "./markdown";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
 pre{background:#f4f4f6;padding:.8rem;overflow-x:auto;border-radius:6px;font-size:13px;line-height:1.4}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+pre:focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}`;
 
 /** The page for account `id`: its document when there is one, else what is wrong with the id. */
@@ -39,7 +40,7 @@ function howTo(origin: string, id: string | null): string {
   const o = escapeHtml(origin);
   return `<h2>Linking machines</h2>
 <p>Every step is a request signed with the machine's key file (<code>~/.config/mosaic/identity.json</code>, made by <code>npm run identity -- init</code>). A machine is in one account at a time.</p>
-<pre><code># a machine creates an account
+${CODE_BLOCK_OPEN}<code># a machine creates an account
 npm run identity -- account create ${o} "My machines"
 # a member prints an invitation (valid for an hour, used once; add a machine id to name the joiner)
 npm run identity -- account invite ${o}

@@ -13,6 +13,12 @@ function inline(s: string): string {
     .join("");
 }
 
+/**
+ * A code block scrolls sideways when its lines are long (always on a phone): focusable, so a
+ * keyboard can scroll it, and named, so a screen reader says what it is when it takes focus.
+ */
+export const CODE_BLOCK_OPEN = `<pre tabindex="0" role="group" aria-label="Code">`;
+
 const LIST_ITEM = /^(\s*)(-|\d+\.) (.*)$/;
 
 export function markdownToHtml(md: string): string {
@@ -27,7 +33,7 @@ export function markdownToHtml(md: string): string {
       const body: string[] = [];
       for (i++; i < lines.length && !lines[i].startsWith("```"); i++) body.push(lines[i]);
       i++;
-      out.push(`<pre><code>${escapeHtml(body.join("\n"))}</code></pre>`);
+      out.push(`${CODE_BLOCK_OPEN}<code>${escapeHtml(body.join("\n"))}</code></pre>`);
     } else if (/^#{1,3} /.test(line)) {
       const level = line.indexOf(" ");
       out.push(`<h${level}>${inline(line.slice(level + 1))}</h${level}>`);

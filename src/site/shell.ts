@@ -2,6 +2,7 @@ import { byId, el, shortHash } from "./dom";
 import { attachControls } from "./field/controls";
 import { insetsAround } from "./field/camera";
 import type { FieldScene, SceneTile } from "./field/scene";
+import { describeCell } from "./field/readout";
 import { FieldView } from "./field/view";
 import { machineColour, machineOf } from "./palette";
 
@@ -65,10 +66,16 @@ export function createShell(scene: FieldScene): Shell {
       if (onShow) onShowOf.set(id, onShow);
       const tab = el("button", { type: "button", role: "tab", id: `tab-${id}`, "aria-controls": `panel-${id}`, "aria-selected": "false", tabindex: -1, text: label });
       tab.addEventListener("click", () => shell.selectTab(id));
+      // WAI-ARIA tabs: the arrow keys move to the next or previous tab (wrapping), Home and End to
+      // the first and last; the tab moved to is selected at once.
       tab.addEventListener("keydown", (e) => {
-        if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
         const all = [...tabs.querySelectorAll<HTMLButtonElement>("[role=tab]")];
-        const next = all[(all.indexOf(tab) + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
+        const at = all.indexOf(tab);
+        const moves: Record<string, number | undefined> = { ArrowRight: at + 1, ArrowLeft: at - 1 + all.length, Home: 0, End: all.length - 1 };
+        const to = moves[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        const next = all[to % all.length];
         next.focus();
         next.click();
       });
@@ -128,11 +135,14 @@ export function createShell(scene: FieldScene): Shell {
     },
   };
 
+  // The button keeps its name ("Copy head": what it shows, WCAG 2.5.3); the outcome is said in a status region.
+  const copyNote = byId("copy-note");
   copy.addEventListener("click", async () => {
     const text = copy.dataset.head ?? "";
     try {
       await navigator.clipboard.writeText(text);
       copy.textContent = "Copied";
+      copyNote.textContent = `Log head copied: ${text}`;
     } catch {
       // No clipboard permission (or an insecure origin): select the text for a manual copy.
       const range = document.createRange();
@@ -141,11 +151,28 @@ export function createShell(scene: FieldScene): Shell {
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
       copy.textContent = "Selected";
+      copyNote.textContent = "Log head selected: copy it with your keyboard's copy command";
     }
-    setTimeout(() => (copy.textContent = "Copy head"), 1500);
+    setTimeout(() => {
+      copy.textContent = "Copy head";
+      copyNote.textContent = "";
+    }, 1500);
   });
 
-  const showDetails = (tile: SceneTile, x: number, y: number, sticky: boolean): void => {
+  const readout = byId("field-readout");
+  /** The cell under a viewport point, with its value as the tooltip and the read-out say it. */
+  const cellAtClient = (cx: number, cy: number): { x: number; y: number } => {
+    const r = canvas.getBoundingClientRect();
+    const f = view.camera.toField(cx - r.left, cy - r.top);
+    return { x: Math.floor(f.x), y: Math.floor(f.y) };
+  };
+  const valueText = (c: { x: number; y: number }): string => {
+    const i = c.y * view.scene.G + c.x;
+    const v = view.scene.cellValue[i];
+    return v >= 0 ? String(v) : view.scene.isRejected(i) ? "unknown (a value was rejected)" : "unknown";
+  };
+
+  const showDetails = (tile: SceneTile, x: number, y: number, sticky: boolean, cell?: { x: number; y: number }): void => {
     const token = ++detailToken;
     const solver = tile.agent ? machineOf(tile.agent) : null;
     const hashCell = el("dd", { class: "mono", text: tile.hash ? shortHash(tile.hash) : "…" });
@@ -161,6 +188,8 @@ export function createShell(scene: FieldScene): Shell {
       el(
         "dl",
         {},
+        cell ? el("dt", { text: "cell" }) : null,
+        cell ? el("dd", { text: `(${cell.x}, ${cell.y}): ${valueText(cell)}` }) : null,
         el("dt", { text: "tile" }),
         el("dd", { text: `#${tile.id}` }),
         el("dt", { text: "status" }),
@@ -215,8 +244,14 @@ export function createShell(scene: FieldScene): Shell {
   const actions = attachControls(view, {
     onHover(tile, x, y) {
       if (pinned) return;
-      if (tile) showDetails(tile, x, y, false);
+      if (tile) showDetails(tile, x, y, false, cellAtClient(x, y));
       else tooltip.hidden = true;
+    },
+    onFocusCell(c) {
+      const t = view.scene.tileAt(c.x, c.y);
+      const i = c.y * view.scene.G + c.x;
+      const solver = t?.status === "solved" && t.agent ? shell.nameOf(machineOf(t.agent)) : null;
+      readout.textContent = describeCell({ x: c.x, y: c.y, value: view.scene.cellValue[i], rejected: view.scene.isRejected(i), tile: t ? { id: t.id, status: t.status, m: t.m, cells: t.cells } : null, solver });
     },
     onSelect(tile) {
       pinned = tile;

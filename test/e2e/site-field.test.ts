@@ -121,7 +121,7 @@ describe("the field canvas", () => {
     expect((await camera(page)).scale).toBeCloseTo(fitted.scale * 1.5, 5);
   });
 
-  it("shows a tile's id, m, cells and solver on hover", async () => {
+  it("shows a tile's id, m, cells and solver, and the cell under the pointer, on hover", async () => {
     const { page } = w;
     await page.locator("canvas#field").focus();
     await page.keyboard.press("0");
@@ -156,6 +156,13 @@ describe("the field canvas", () => {
       const solverLine = await tooltip.evaluate((t) => [...t.querySelectorAll("dt")].find((dt) => dt.textContent === "solver")!.nextElementSibling!.textContent);
       expect(solverLine).toMatch(new RegExp(`^m-${String(shown.id % 5).repeat(16)}/[^ ]+$`));
     }
+    // The cell under the pointer, in words: inside the tile, with its value when it is known.
+    const cellLine = /cell\s+\((\d+), (\d+)\): (\S+)/.exec(text);
+    expect(cellLine, text).not.toBeNull();
+    const [cx, cy] = [Number(cellLine![1]), Number(cellLine![2])];
+    expect(cx - tile.x0 >= lx && cx - tile.x0 < lx + rw && cy - tile.y0 >= ly && cy - tile.y0 < ly + rh).toBe(true);
+    const known = field.tiles.some((t) => t.id % 3 === 0 && t.cellIds.includes(cy * field.G + cx));
+    expect(cellLine![3]).toBe(known ? String(field.solution[cy * field.G + cx]) : "unknown");
     await screenshot(page, "field-hover-desktop");
   });
 });

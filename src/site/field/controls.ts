@@ -1,11 +1,14 @@
 import type { FieldView } from "./view";
 import type { SceneTile } from "./scene";
+import { keyboardFocusCell } from "./focus-cell";
 
 export interface ControlHandlers {
   /** The pointer rests on a tile (or left it): show its details. */
   onHover(tile: SceneTile | null, clientX: number, clientY: number): void;
   /** A tap or click chose a tile (or empty space). */
   onSelect(tile: SceneTile | null): void;
+  /** The keyboard's focus cell moved (or was set when the canvas took keyboard focus): read it out. */
+  onFocusCell(cell: { x: number; y: number }): void;
 }
 
 const KEY_PAN_PX = 60;
@@ -16,7 +19,8 @@ const TAP_SLOP_PX = 6;
  * Pan and zoom with every input people use: one pointer drags, two pointers pinch around their
  * midpoint, the wheel zooms around the cursor (ctrl+wheel is a trackpad pinch and zooms finer),
  * Safari's gesture events pinch, arrow keys pan and +/−/0 zoom on the focused canvas, and the
- * buttons do the same for a single pointer (WCAG's dragging alternative).
+ * buttons do the same for a single pointer (WCAG's dragging alternative). From the keyboard a
+ * focus cell stands for the pointer: Shift+arrows move it a cell, Enter opens its tile's details.
  */
 export function attachControls(view: FieldView, handlers: ControlHandlers): { zoomIn(): void; zoomOut(): void; fit(): void; pan(dx: number, dy: number): void } {
   const canvas = view.canvas;
@@ -147,32 +151,40 @@ export function attachControls(view: FieldView, handlers: ControlHandlers): { zo
     },
   };
 
+  const focus = keyboardFocusCell(view, handlers);
+  const ARROWS: Record<string, [number, number] | undefined> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   canvas.addEventListener("keydown", (e) => {
+    const arrow = ARROWS[e.key];
     const handled = (() => {
+      if (arrow && e.shiftKey) {
+        focus.moveBy(arrow[0], arrow[1]);
+        return true;
+      }
+      if (arrow) {
+        // The view moves under a focus cell that keeps its place on the screen.
+        focus.keepingScreenSpot(() => actions.pan(-arrow[0] * KEY_PAN_PX, -arrow[1] * KEY_PAN_PX));
+        return true;
+      }
       switch (e.key) {
-        case "ArrowLeft":
-          actions.pan(KEY_PAN_PX, 0);
-          return true;
-        case "ArrowRight":
-          actions.pan(-KEY_PAN_PX, 0);
-          return true;
-        case "ArrowUp":
-          actions.pan(0, KEY_PAN_PX);
-          return true;
-        case "ArrowDown":
-          actions.pan(0, -KEY_PAN_PX);
-          return true;
         case "+":
         case "=":
-          actions.zoomIn();
+          focus.zoomAround(BUTTON_ZOOM);
           return true;
         case "-":
         case "_":
-          actions.zoomOut();
+          focus.zoomAround(1 / BUTTON_ZOOM);
           return true;
         case "0":
           actions.fit();
           return true;
+        case "Enter":
+        case " ": {
+          const tile = focus.tile();
+          view.selected = tile;
+          view.invalidate();
+          handlers.onSelect(tile);
+          return true;
+        }
         case "Escape":
           view.selected = null;
           view.invalidate();

@@ -26,6 +26,9 @@ export class FieldView {
   markers: FieldMarker[] = [];
   hovered: SceneTile | null = null;
   selected: SceneTile | null = null;
+  /** The keyboard's focus cell (src/site/field/focus-cell.ts), outlined while `showFocus`. */
+  focusCell: { x: number; y: number } | null = null;
+  showFocus = false;
   /** The page's own frame timing (read by the site's benchmarks and tests). */
   readonly timing = new FrameTiming();
   reducedMotion = false;
@@ -175,6 +178,7 @@ export class FieldView {
     drawMarkers(ctx, camera, this.markers, this.reducedMotion);
     if (this.hovered) this.strokeTile(this.hovered, OVERLAY.hovered, [], 2.5);
     if (this.selected && this.selected !== this.hovered) this.strokeTile(this.selected, OVERLAY.selected, [], 2.5);
+    if (this.showFocus && this.focusCell) this.drawFocusCell(this.focusCell);
 
     this.timing.drawn(started, scene.tiles.size > 0, () => this.scene === scene);
     // New markers pulse and fade to a steady dim mark: keep drawing while any is young (once a
@@ -248,6 +252,19 @@ export class FieldView {
       ctx.fillStyle = OVERLAY.seedBadgeText;
       ctx.fillText("seed", p.x + 3, p.y - 2);
     }
+  }
+
+  /** The focus cell: a light square over a dark one (visible on any tile), never under 10 px across. */
+  private drawFocusCell(c: { x: number; y: number }): void {
+    const { ctx, camera } = this;
+    const p = camera.toScreen(c.x + 0.5, c.y + 0.5);
+    const half = Math.max(5, camera.scale / 2);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = OVERLAY.fieldExtent;
+    ctx.strokeRect(p.x - half, p.y - half, 2 * half, 2 * half);
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = OVERLAY.selected;
+    ctx.strokeRect(p.x - half, p.y - half, 2 * half, 2 * half);
   }
 
   private outlineOf(tile: SceneTile): Path2D {

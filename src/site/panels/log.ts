@@ -1,36 +1,79 @@
 import { append, el, formatTime } from "../dom";
 import type { PublicEvent } from "../../spectator";
 import { died, meetings, verdicts } from "../events";
+import { logSummary } from "./log-summary";
 import { machineColour, machineOf } from "../palette";
 
 const MAX_ROWS = 400;
+/** At most one spoken summary per this many milliseconds, however fast lines come. */
+const ANNOUNCE_EVERY_MS = 15_000;
+/** Lines arriving after a quiet spell are gathered this long before the summary is spoken. */
+const GATHER_MS = 2_000;
+/** Spoken summaries kept in the region (older ones are never read again). */
+const KEEP_SUMMARIES = 3;
 
 /**
- * The public log as a scrolling list (`role="log"`): one line per event with its time, agent,
- * what it did, the intent verbatim as text, and its verdict counts. Keeps the newest rows only;
- * stays scrolled to the bottom unless the reader scrolled up. Screen-reader announcements are
- * opt-in (a live region at this event rate would flood).
+ * The public log as a scrolling list: one line per event with its time, agent, what it did, the
+ * intent verbatim as text, and its verdict counts. Keeps the newest rows only; stays scrolled to
+ * the bottom unless the reader scrolled up.
+ *
+ * The list is a plain, focusable `<ol>` (keyboard scrolling, list semantics), not a live region:
+ * at up to ten batches a second, a line-by-line live region floods a screen reader. On the live
+ * page, new lines are instead summed up in one sentence at most every 15 s (`logSummary`) in a
+ * polite `role="log"` region, while the Log tab is open; "announce" turns that off.
  */
 export class LogPanel {
   readonly root: HTMLElement;
   private readonly list: HTMLOListElement;
   private readonly announce: HTMLInputElement;
+  private readonly news: HTMLElement;
+  private pending: PublicEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private spokenAt = -Infinity;
   nameOf: (machine: string) => string = (m) => m;
   /** Whether the list follows the newest line: true until the reader scrolls up, again once back at the bottom. */
   private following = true;
 
-  constructor() {
-    this.list = el("ol", { class: "log-list", role: "log", "aria-live": "off", "aria-label": "Intents and events, newest last", tabindex: 0 });
-    this.announce = el("input", { type: "checkbox", id: "log-announce" });
-    this.announce.addEventListener("change", () => this.list.setAttribute("aria-live", this.announce.checked ? "polite" : "off"));
+  /** `announce`: whether added lines are summed up for screen readers (the live page; a replay's lines follow the reader's own scrubbing). */
+  constructor(options: { announce?: boolean } = {}) {
+    const announcing = options.announce ?? true;
+    this.list = el("ol", { class: "log-list", "aria-label": "Intents and events, newest last", tabindex: 0 });
+    this.announce = el("input", { type: "checkbox", id: "log-announce", checked: announcing });
+    this.news = el("div", { class: "visually-hidden", role: "log", "aria-live": announcing ? "polite" : "off", "aria-label": "New log lines, summed up" });
+    this.announce.addEventListener("change", () => {
+      this.news.setAttribute("aria-live", this.announce.checked ? "polite" : "off");
+      this.pending = [];
+    });
+    const toggle = el("label", { class: "toggle", title: "Say a summary of new lines at most every 15 s" }, this.announce, " announce");
     this.root = el(
       "section",
       { class: "panel log-panel", "aria-labelledby": "log-title" },
-      el("header", { class: "panel-head" }, el("h2", { id: "log-title", text: "Log" }), el("label", { class: "toggle" }, this.announce, " announce")),
+      el("header", { class: "panel-head" }, el("h2", { id: "log-title", text: "Log" }), announcing ? toggle : ""),
       this.list,
+      this.news,
     );
     // A hidden list has no height: only a visible one says whether the reader left the bottom.
     this.list.addEventListener("scroll", () => this.readFollowing());
+  }
+
+  /** Queues lines for the next summary: spoken after a short gather, then no sooner than ANNOUNCE_EVERY_MS after the last. */
+  private queueSummary(events: readonly PublicEvent[]): void {
+    if (!this.announce.checked) return;
+    this.pending.push(...events);
+    if (this.timer) return;
+    const wait = Math.max(GATHER_MS, this.spokenAt + ANNOUNCE_EVERY_MS - performance.now());
+    this.timer = setTimeout(() => this.speak(), wait);
+  }
+
+  private speak(): void {
+    this.timer = null;
+    const events = this.pending;
+    this.pending = [];
+    // Only while the Log tab is open: a hidden region is not read, and stale news is not news.
+    if (!events.length || !this.announce.checked || this.root.closest("[hidden]") || !this.root.isConnected) return;
+    this.news.append(el("p", { text: logSummary(events, this.nameOf) }));
+    while (this.news.childElementCount > KEEP_SUMMARIES) this.news.firstElementChild?.remove();
+    this.spokenAt = performance.now();
   }
 
   /** Whether a visible list sits at its newest line (a hidden one has no height and keeps what it knew). */
@@ -45,6 +88,7 @@ export class LogPanel {
 
   clear(): void {
     this.list.replaceChildren();
+    this.pending = [];
   }
 
   /**
@@ -64,6 +108,7 @@ export class LogPanel {
     this.list.appendChild(fragment);
     while (this.list.childElementCount > MAX_ROWS) this.list.firstElementChild?.remove();
     if (this.following) this.list.scrollTop = this.list.scrollHeight;
+    if (this.news.getAttribute("aria-live") === "polite") this.queueSummary(events);
   }
 
   /** Older events shown above the current ones (the backfill when the page opens). */

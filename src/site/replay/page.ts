@@ -31,7 +31,7 @@ const LOG_WINDOW = 200;
 export async function startReplay(dayParam: string): Promise<void> {
   const day = dayParam.startsWith("day-") ? dayParam : `day-${dayParam}`;
   const shell = createShell(new FieldScene(1));
-  const log = new LogPanel();
+  const log = new LogPanel({ announce: false });
   const board = new LeaderboardPanel("Leaderboard at the scrubbed revision");
   const lists = new ListsPanel(null);
   shell.addTab("log", "Log", log.root, () => log.shown());

@@ -9,7 +9,8 @@ describe("the documents' markdown renderer", () => {
     expect(html).toContain("<ul><li>one more<ul><li>sub</li></ul></li></ul>");
     expect(html).toContain("<th>a</th>");
     expect(html).toContain("<td>2</td>");
-    expect(html).toContain("<pre><code>echo &lt;hi&gt;</code></pre>");
+    // A code block scrolls sideways: reachable from the keyboard and named (WCAG 2.1.1, SPEC §10).
+    expect(html).toContain('<pre tabindex="0" role="group" aria-label="Code"><code>echo &lt;hi&gt;</code></pre>');
   });
 
   it("escapes everything, so no text can become markup", () => {
