@@ -81,7 +81,9 @@ export function commitText(a: Answer): string {
   const guesses = accepted.filter((c) => c.class !== "forced");
   const parts = [forced.length ? `${forced.length} forced: ${tally(forced.map((c) => c.rule ?? "forced"))}` : "", guesses.length ? `${guesses.length} guess` : ""].filter(Boolean);
   const acceptedText = `${accepted.length} accepted${parts.length ? ` (${parts.join("; ")})` : ""}`;
-  const head = `Revision ${String(a.revision)}: ${acceptedText}, ${rejected.length} rejected, ${ignored.length} ignored${unevaluated.length ? `, ${unevaluated.length} unevaluated` : ""}.${a.changed === false ? " Nothing changed." : ""}`;
+  const solved = arr(a.solved);
+  const solvedText = solved.length ? ` Solved ${named("tile", solved, 20)}, reward ${String(a.reward)}.` : "";
+  const head = `Revision ${String(a.revision)}: ${acceptedText}, ${rejected.length} rejected, ${ignored.length} ignored${unevaluated.length ? `, ${unevaluated.length} unevaluated` : ""}.${solvedText}${a.changed === false ? " Nothing changed." : ""}`;
   const wrong = rejected.filter((r) => r.reason !== "guess");
   const refusedGuesses = rejected.filter((r) => r.reason === "guess");
   const byReason = new Map<string, Verdict[]>();
@@ -93,7 +95,6 @@ export function commitText(a: Answer): string {
       return `${reason} ${cells.length}${where.length ? `: ${capped(where, LIST_MAX)}` : ""}`;
     })
     .join("; ");
-  const solved = arr(a.solved);
   const meets = arr<{ with?: unknown[] }>(a.meets);
   return lines(
     head,
@@ -102,7 +103,6 @@ export function commitText(a: Answer): string {
     guesses.length > 0 && `guesses: ${capped(guesses.map((c) => xy(c.id, G)), LIST_MAX)}`,
     ignored.length > 0 && `ignored: ${ignoredText}`,
     unevaluated.length > 0 && `unevaluated (not judged; send again once healthy): ${capped(unevaluated.map((c) => xy(c, G)), LIST_MAX)}`,
-    solved.length > 0 && `solved ${named("tile", solved, 20)}; reward ${String(a.reward)}`,
     meets.length > 0 && `met: ${meets.map((m) => arr(m.with).join(", ")).join("; ")}`,
     Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
     a.status === "solved" && "The field is solved.",
