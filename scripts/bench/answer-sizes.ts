@@ -13,6 +13,7 @@ import { Referee } from "../../src/referee";
 import type { WriteInput } from "../../src/referee/types";
 import { commitText, revealText } from "../../src/mcp/answers/write-texts";
 import { observeText } from "../../src/mcp/answers/observe-text";
+import { drawTile, parsePicture } from "../../src/text/tile-picture";
 import { numberOption } from "./bench-options";
 
 const SHOW = numberOption("show", 0) === 1;
@@ -87,6 +88,20 @@ async function main(): Promise<void> {
     const ok = text.length <= target ? "ok" : "OVER";
     console.log(label.padEnd(40), String(before.length).padStart(8), String(text.length).padStart(8), String(target).padStart(8), ` ${(text.length / before.length).toFixed(2)} ${ok}`);
   }
+  // What a picture costs the referee: drawing a 16×16 tile (and reading it back, as the client matrix does).
+  const square = { x0: 984, y0: 984, w: 16, h: 16, rects: [[0, 0, 16, 16]] as Array<[number, number, number, number]> };
+  const times: number[] = [];
+  const parses: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const t0 = performance.now();
+    const pic = drawTile(square, (x, y) => (((x * 7 + y * 3 + i) % 3) - 1) as -1 | 0 | 1, (x, y) => x === 984 || y === 999);
+    const t1 = performance.now();
+    parsePicture(pic);
+    times.push(t1 - t0);
+    parses.push(performance.now() - t1);
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`a 16×16 picture: drawn in ${(median(times) * 1000).toFixed(0)} µs, read back in ${(median(parses) * 1000).toFixed(0)} µs (medians of 2000)`);
   if (SHOW) for (const [label, text] of rows) console.log(`\n--- ${label}\n${text}`);
 }
 
