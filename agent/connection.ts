@@ -28,20 +28,14 @@ export function mcpEndpoint(url: URL): URL {
   return new URL(`${url.pathname.replace(/\/+$/, "")}/mcp`, url);
 }
 
-/** A result's data: structuredContent, or the JSON the text block carries after its summary line. */
+/**
+ * A result's data: structuredContent (the program's view; the text is written for a model, with
+ * pictures and coordinates, and carries no JSON since SPEC §6 "What a model reads").
+ */
 export function resultData(result: { content?: unknown; structuredContent?: unknown }): { data: Record<string, unknown> | undefined; text: string } {
   const blocks = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
   const text = blocks.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
   if (result.structuredContent && typeof result.structuredContent === "object") return { data: result.structuredContent as Record<string, unknown>, text };
-  const newline = text.indexOf("\n");
-  if (newline >= 0) {
-    try {
-      const parsed = JSON.parse(text.slice(newline + 1)) as unknown;
-      if (parsed && typeof parsed === "object") return { data: parsed as Record<string, unknown>, text };
-    } catch {
-      // not JSON: a text-only answer
-    }
-  }
   return { data: undefined, text };
 }
 

@@ -45,32 +45,18 @@ export interface ToolErrorExtra {
 }
 
 /**
- * The one text block of every answer (SPEC §6 "What a model reads"): the one-line summary, a
- * newline, then the compact JSON of the very same `structuredContent`. Several agent SDKs show
- * their model only `content`, so the data must be there too; the JSON line parses back to
- * exactly the structured object.
+ * A successful tool answer (SPEC §6 "What a model reads"): `content` is one text block written for
+ * a model without code (a one-line summary, then what it acts on: pictures of tiles, cells by
+ * coordinates; src/mcp/answers), and `structuredContent` holds the data for programs.
  */
-export function modelText(summary: string, structured: Record<string, unknown>): string {
-  return `${oneLine(summary)}\n${JSON.stringify(structured)}`;
-}
-
-/** The summary stays one line, so a reader can split the text at its first newline. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
-}
-
-/**
- * A successful tool answer: a short human summary (a few hundred characters at most) plus the
- * data, both in `content`, and the data again in `structuredContent` for programs.
- */
-export function toolOk(summary: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: modelText(summary, structured) }], structuredContent: structured };
+export function toolOk(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
 /**
  * A failed tool call. Errors are results with `isError: true`, not protocol errors, so a model
- * sees the message (the text's first line) and can correct itself; programs branch on
- * `structuredContent.error.code`, which the text's JSON line carries as well.
+ * reads the message (the whole text; a conflict's names the cells now known by coordinates) and
+ * can correct itself; programs branch on `structuredContent.error.code`.
  */
 export function toolError(code: ErrorCode, message: string, extra: ToolErrorExtra = {}): CallToolResult {
   const error: ToolErrorPayload["error"] = { code, message };
@@ -81,5 +67,5 @@ export function toolError(code: ErrorCode, message: string, extra: ToolErrorExtr
   if (extra.retry_after !== undefined) error.retry_after = extra.retry_after;
   if (extra.request_id !== undefined) error.request_id = extra.request_id;
   const structured = { error };
-  return { isError: true, content: [{ type: "text", text: modelText(message, structured) }], structuredContent: structured };
+  return { isError: true, content: [{ type: "text", text: message }], structuredContent: structured };
 }

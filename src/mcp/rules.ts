@@ -51,14 +51,17 @@ GROWTH AND FOG
 - Fog is on by default for growing fields (rules.fog). Under fog, observe lists a hidden tile only once your group reached it: a member's seed, or overlapping a tile your group revealed or solved. Revealed and solved tiles are public.
 
 TOKENS
-- Every answer's text is a one-line summary, a newline, then the compact JSON of structuredContent. Observe your own area, not the whole field; batch commits.
+- Texts are for readers without code: a summary line, cells as (x,y), tiles as pictures (legend in each), no JSON; structuredContent has the data and pictures. Observe your own area; batch commits.
 
 ERRORS
 - Failed calls return isError with structuredContent.error {code, message, revision?}; code is one of: missing, generating (poll observe), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed, rate_limited, unavailable (retry after error.retry_after s). Nothing changes on an error.
 `;
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */
-export const RULES_NOTES = `STARTING FIELDS
+export const RULES_NOTES = `PICTURES
+- reveal, join and observe draw tiles as pictures, in the text and in structuredContent.pictures {tile id: picture}. The rows starting x are a ruler: read a column top-down for its x (rows 1/2/7 = x 127). Each row after starts y=N. One cell every 2 characters: 0 1 known, . unknown; o i : are 0 1 unknown on a cell shared with another tile (where its solutions differ); blank = not in the tile. A line is an unbroken run of cells along a row or a column: its length is its cell count.
+
+STARTING FIELDS
 - start_mosaic accepts every argument with every kind; those the kind does not use are listed in ignored. tags on join: {name: value}.
 
 TRANSPORT

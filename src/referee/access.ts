@@ -2,7 +2,8 @@ import type { Machine, Agent } from "./seats";
 import type { RefereeState } from "./state";
 import type { RefereeError } from "./types";
 import { checkExpectedRevision } from "./validate";
-import { idList, named } from "../text/wording";
+import { idList } from "../text/wording";
+import { namedCells, xyv } from "../text/coordinates";
 
 /**
  * Checks shared by reveal, commit and retract, in this order: the field is open, the agent is
@@ -82,7 +83,7 @@ export function commitConflict(state: RefereeState, expected: unknown, pairs: Re
     state,
     exp,
     cells,
-    `${named("cell", cells)} became known with the other value than you sent (values in known): your view was stale there; drop ${cells.length === 1 ? "it" : "them"} and retry with expected_revision ${state.revision}`,
+    `${namedCells(cells, board.G)} became known with the other value than you sent: your view was stale there; drop ${cells.length === 1 ? "it" : "them"} and retry with expected_revision ${state.revision}`,
   );
 }
 
@@ -114,7 +115,7 @@ export function retractConflict(state: RefereeState, expected: unknown, cells: r
     state,
     exp,
     list,
-    `${named("cell", list)} ${list.length === 1 ? "was" : "were"} committed or retracted by another session of your machine (${idList([...sessions].sort(), 3)}) (values now known in known); retry with expected_revision ${state.revision} if you still mean it`,
+    `${namedCells(list, board.G)} ${list.length === 1 ? "was" : "were"} committed or retracted by another session of your machine (${idList([...sessions].sort(), 3)}); retry with expected_revision ${state.revision} if you still mean it`,
   );
 }
 
@@ -135,7 +136,8 @@ function conflictError(state: RefereeState, exp: number, cells: number[], what: 
   }
   return {
     code: "conflict",
-    message: `since your expected_revision ${exp}, ${what}`,
+    // The values now known by coordinates (SPEC §6): a model reads them here, programs in `known`.
+    message: `since your expected_revision ${exp}, ${what}${known.length ? `. Now known: ${known.map(([c, v]) => xyv(c, v, board.G)).join(" ")}` : ""}`,
     revision: state.revision,
     tiles: [...tiles].sort((a, b) => a - b),
     cells,

@@ -1,5 +1,6 @@
 import { deadError } from "./access";
 import { chooseSeed } from "./seed-choice";
+import { picturesOf } from "./pictures";
 import { agentId, sessionProblem } from "./agent-id";
 import { MAX_SESSIONS, type Agent } from "./seats";
 import type { HandlerResult, RefereeState } from "./state";
@@ -101,6 +102,8 @@ function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record
     verified: agent.verified,
     harness: agent.harness,
     harness_source: agent.harnessSource,
+    // The seed's shape drawn for a model without code (SPEC §6); under fog its neighbours are unseen, so unmarked.
+    pictures: t ? picturesOf(state.board, [t.id], false, () => !state.rules.fog) : {},
   };
 }
 

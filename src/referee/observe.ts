@@ -1,4 +1,5 @@
-import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
+import { HIDDEN, REVEALED, SOLVED, STATUS_NAMES } from "./board";
+import { picturesOf } from "./pictures";
 import { encodeKnown } from "./delta";
 import { warningNote } from "./health";
 import { AGENT_RADIUS, FULL_MAX_G, RECT_MAX_AREA } from "./limits";
@@ -120,6 +121,8 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     known,
     agents: scope === "full" ? agentList(state) : agentList(state, scopedAgents(state, listed, roots)),
     totals: totals(state),
+    // Each revealed, unsolved tile in scope drawn for a model without code (SPEC §6); marks only for tiles the caller may see.
+    pictures: picturesOf(board, listed.filter((t) => board.status[t] === REVEALED), true, visible),
   };
   if (agent) {
     const health = seats.machines[agent.machine].health.report();

@@ -75,7 +75,8 @@ export class Referee {
     if (!result) return { ok: false, error: bad(`unknown write type ${String((input as { type?: unknown }).type)}`) };
     if (!result.ok) return result;
     // Every write's answer says whether it changed the field (SPEC §4.9).
-    const answer = { ...result.answer, changed: result.changed };
+    // G too, so a text for a model can name cell ids by their coordinates (SPEC §6).
+    const answer = { ...result.answer, changed: result.changed, G: this.state.board.G };
     if (!result.changed) return { ok: true, answer, event: null };
     const rev = ++this.state.revision;
     this.state.board.stampTouched(rev);

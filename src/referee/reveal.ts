@@ -3,6 +3,7 @@ import { HIDDEN, REVEALED, SOLVED } from "./board";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import { tileGeometry } from "./tile-view";
+import { picturesOf } from "./pictures";
 import type { RefereeError, WriteInput } from "./types";
 import { bad, checkExpectedRevision, checkIntent, isNonNegInt, normaliseIntent } from "./validate";
 import { idList } from "../text/wording";
@@ -113,5 +114,7 @@ function revealAnswer(
     reward,
     frontier: state.groups.frontierOf(agentIndex),
     revision,
+    // The tile drawn for a model without code (SPEC §6): givens and seam in, shared cells marked.
+    pictures: picturesOf(board, [tileId], true),
   };
 }

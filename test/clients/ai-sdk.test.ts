@@ -31,7 +31,7 @@ describe("@ai-sdk/mcp", () => {
       // Every converted schema reached the model as a JSON Schema object.
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       for (const t of offered) expect(t.inputSchema, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId, { name: "my-ai-sdk-agent", source: "argument" });
+      await expectPlayedFromText(player, machine.machineId, { name: "my-ai-sdk-agent", source: "argument" }, base);
     } finally {
       await client.close();
     }

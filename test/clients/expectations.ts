@@ -1,4 +1,5 @@
-// What every client must let a model see: the data of each answer, in the text it shows.
+// What every client must let a model see: enough of each answer, in what it shows the model, to
+// play without code (SPEC §6 "What a model reads"), checked against the field's public log.
 import { expect } from "vitest";
 import type { ScriptedModel } from "./scripted-model";
 
@@ -10,50 +11,61 @@ export interface ExpectedHarness {
   source: "transport" | "argument";
 }
 
-/** The scripted model played start → poll → join → observe → reveal → commit → refusal from its texts alone. */
-export function expectPlayedFromText(model: ScriptedModel, machineId: string, harness: ExpectedHarness): void {
-  expect(model.done, model.turns.map((t) => `${t.step}: ${t.text.slice(0, 200)}`).join("\n")).toBe(true);
-  for (const turn of model.turns) expect(turn.data, `${turn.step} ${turn.call.name}: the model can read the data in ${turn.text.slice(0, 300)}`).toBeDefined();
+type LogEvent = Record<string, unknown> & { type: string; rev: number };
 
-  const [start] = model.of("start");
-  expect(start.data).toMatchObject({ status: "generating", game_id: model.gameId });
-  expect(start.text).toContain(model.gameId);
+/** The field's public log (every event; a matrix field holds a handful). */
+async function events(base: string, gameId: string): Promise<LogEvent[]> {
+  const res = await fetch(`${base}/api/games/${gameId}/events?from=1`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { events: LogEvent[] }).events;
+}
 
-  const polls = model.of("poll");
-  expect((polls.at(-1)?.data?.observation as { status?: string }).status).toBe("playing");
+/**
+ * The scripted model played start → poll → join → observe → reveal → commit → refusal from what
+ * its client showed it alone: the field it read is the one it started, its seed tile's picture
+ * holds the givens the log records at their coordinates, the counts it read of its commit are the
+ * log's, and the refusal reached it with its reason.
+ */
+export async function expectPlayedFromText(model: ScriptedModel, machineId: string, harness: ExpectedHarness, base: string, pictureFrom: "text" | "structured" = "text"): Promise<void> {
+  expect(model.done, model.turns.map((t) => `${t.step}: ${t.text.slice(0, 300)}`).join("\n")).toBe(true);
+  const read = model.read;
+  expect(read.gameId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(read.status).toBe("playing");
+  const log = await events(base, read.gameId);
 
-  const [join] = model.of("join");
-  expect(join.data?.agent).toBe(`${machineId}/${model.agent.split("/")[1]}`);
-  expect(join.data?.seed_tile).toBeTypeOf("number");
-  expect((join.data?.seed as { id?: number } | undefined)?.id).toBe(model.seedTile);
+  const join = log.find((e) => e.type === "join" && e.agent === read.agent);
+  expect(join, `the model read its agent id ${read.agent}`).toBeDefined();
+  expect(read.agent).toBe(`${machineId}/${String(join!.session)}`);
+  expect(read.seedTile).toBe(join!.seed_tile);
   // A client that names itself after the server ("mosaic") or sends an SDK default identifies nothing.
-  expect(join.data?.harness).not.toMatch(/^mosaic(\/|$)/);
-  expect(join.data?.harness).toBe(harness.name);
-  expect(join.data?.harness_source).toBe(harness.source);
+  expect(join!.harness).not.toMatch(/^mosaic(\/|$)/);
+  expect(join!.harness).toBe(harness.name);
+  expect(join!.harness_source).toBe(harness.source);
 
-  const [observe] = model.of("observe");
-  const o = observe.data?.observation as { frontier: number[]; known: { gaps: number[]; values: string }; tiles: Array<{ id: number; rects: unknown[] }> };
-  expect(o.frontier).toContain(model.seedTile);
-  expect(o.tiles.find((t) => t.id === model.seedTile)?.rects.length).toBeGreaterThan(0);
-  expect(o.known).toEqual({ gaps: expect.any(Array), values: expect.any(String) });
+  // The seed's picture: read from where this client shows it, every given at its coordinates.
+  const reveal = log.find((e) => e.type === "reveal" && e.tile === read.seedTile);
+  expect(reveal).toBeDefined();
+  expect(read.pictureFrom).toBe(pictureFrom);
+  const picture = read.picture!;
+  const givens = reveal!.givens as Array<[number, number]>;
+  expect(givens.length).toBeGreaterThan(0);
+  const G = Number(model.turns.find((t) => t.step === "start")?.call.args.G);
+  for (const [c, v] of givens) expect(picture.cells.find((p) => p.x === c % G && p.y === Math.floor(c / G))?.v, `given ${c}`).toBe(v);
 
-  const [reveal] = model.of("reveal");
-  expect(reveal.data?.tile).toBe(model.seedTile);
-  expect((reveal.data?.givens as unknown[]).length).toBeGreaterThan(0);
-  expect(reveal.data?.seam).toEqual(expect.any(Array));
-
-  const [commit] = model.of("commit");
-  const sent = (commit.call.args.cells as unknown[]).length;
-  const c = commit.data as { revision: number; accepted: unknown[]; rejected: Array<{ reason: string }>; ignored: unknown[]; unevaluated: unknown[]; health: { state: string } };
-  expect(c.accepted.length + c.rejected.length + c.ignored.length + c.unevaluated.length).toBe(sent);
+  // The commit: ids the model computed from the picture's coordinates; the counts it read are the log's.
+  const commit = log.find((e) => e.type === "commit" && e.agent === read.agent);
+  expect(commit).toBeDefined();
+  expect(commit!.cells).toEqual(model.sent.map(([c]) => c));
+  expect(read.accepted).toBe((commit!.accepted as unknown[]).length);
+  expect(read.rejected).toBe((commit!.rejected as unknown[]).length);
   // Proven cells are all right; only a lone guess may miss.
-  if (!model.guessed) expect(c.rejected).toEqual([]);
-  expect(c.accepted.length).toBeGreaterThan(model.guessed ? -1 : 0);
-  expect(c.revision).toBeGreaterThan(Number(reveal.data?.revision));
-  expect(c.health.state).toBe("healthy");
+  if (!model.guessed) {
+    expect(read.rejected).toBe(0);
+    expect(read.accepted).toBeGreaterThan(0);
+  }
+  expect(read.commitRevision).toBe(commit!.rev);
+  expect(read.health).toBe("healthy");
 
-  // A refusal reaches the model with its reason (and, in the JSON, its code).
-  const [refused] = model.of("refused");
-  expect(refused.text).toMatch(/frontier/i);
-  expect((refused.data?.error as { code?: string } | undefined)?.code).toBe("off_frontier");
+  // A refusal reaches the model with its reason.
+  expect(read.refusal).toMatch(/not on your group's frontier/);
 }

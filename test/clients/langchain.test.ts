@@ -42,7 +42,7 @@ describe("@langchain/mcp-adapters", () => {
         const out = (await node.invoke({ messages: [ai] })) as { messages: ToolMessage[] };
         seen = messageText(out.messages[0]);
       }
-      expectPlayedFromText(player, machine.machineId, { name: "my-langgraph-agent", source: "argument" });
+      await expectPlayedFromText(player, machine.machineId, { name: "my-langgraph-agent", source: "argument" }, base);
     } finally {
       await client.close();
     }

@@ -35,7 +35,8 @@ describe("@mastra/mcp", () => {
 
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES.map((n) => `mosaic_${n}`));
       for (const t of offered) expect(t.inputSchema, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId, { name: "my-mastra-agent", source: "argument" });
+      // Mastra shows its model structuredContent: the picture comes from its pictures field.
+      await expectPlayedFromText(player, machine.machineId, { name: "my-mastra-agent", source: "argument" }, base, "structured");
     } finally {
       await mcp.disconnect();
     }

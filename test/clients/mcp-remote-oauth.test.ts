@@ -43,7 +43,7 @@ describe("mcp-remote at the signed-in URL", () => {
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote-oauth", session: "mro", model: "scripted", harness: "my-desktop-agent" });
       await playFromContent(client, player);
-      expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
+      await expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" }, base);
     } finally {
       await bridge.close();
     }

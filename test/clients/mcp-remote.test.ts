@@ -30,7 +30,7 @@ describe("mcp-remote", () => {
       const player = new ScriptedModel({ G: 30, seed: "clients-mcp-remote", session: "mr", model: "scripted", harness: "my-desktop-agent" });
       await playFromContent(client, player);
       // A 2025-era host: the stateless server cannot keep its initialize-time name, so the argument names it.
-      expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" });
+      await expectPlayedFromText(player, machine.machineId, { name: "my-desktop-agent", source: "argument" }, base);
     } finally {
       await bridge.close();
       await proxy.close();

@@ -1,49 +1,35 @@
-// What a model reads: the data a tool answer's text carries, however a client wraps it
-// (the text itself, a JSON-encoded content block, an error message with the JSON last).
+// What a model reads of a tool answer, however its client wraps it (SPEC §6 "What a model reads";
+// shared/notes on clients): the answer's text itself (content-only SDKs, desktop hosts), the text
+// inside a JSON-encoded content block or whole result (LangChain, mcp-use), or, for Mastra, the
+// structured content as JSON (its pictures field carries the tiles the text draws).
 
 export type Data = Record<string, unknown>;
 
-/** The JSON object a model can read from a tool answer's text, if any. */
-export function dataInText(text: string): Data | undefined {
-  const t = text.trim();
-  const whole = parseObject(t);
-  if (whole !== undefined) {
-    if (Array.isArray(whole)) return dataInText((whole as Array<{ text?: unknown } | null>).map((b) => (typeof b?.text === "string" ? b.text : "")).join("\n"));
-    if (whole.type === "text" && typeof whole.text === "string") return dataInText(whole.text);
-    return whole as Data;
-  }
-  // The summary line first, then the compact JSON; a client may wrap the whole text in words of
-  // its own before or after (an error prefix, an exhortation), so read the JSON object itself.
-  const lines = t.split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i].trimStart().startsWith("{")) continue;
-    const json = leadingObject(lines.slice(i).join("\n").trimStart());
-    const parsed = json === undefined ? undefined : parseObject(json);
-    if (parsed !== undefined && !Array.isArray(parsed)) return parsed as Data;
-  }
-  return undefined;
+/** The answer as the model sees it: the text written for it, or (Mastra) the structured data. */
+export type Reading = { text: string; data?: undefined } | { text?: undefined; data: Data };
+
+/** Reads what a client showed its model. */
+export function readSeen(seen: string): Reading {
+  const t = seen.trim();
+  const parsed = parseJson(t);
+  if (parsed === undefined) return { text: seen };
+  if (Array.isArray(parsed)) return { text: blocksText(parsed) };
+  const o = parsed as Data;
+  if (o.type === "text" && typeof o.text === "string") return { text: o.text };
+  // A whole tool result: the model reads its text blocks, as the server wrote them for it.
+  if (Array.isArray(o.content)) return { text: blocksText(o.content) };
+  return { data: o };
 }
 
-/** The balanced `{…}` at the start of a text (strings and escapes respected). */
-function leadingObject(text: string): string | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === "\\") i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === "{") depth++;
-    else if (ch === "}" && --depth === 0) return text.slice(0, i + 1);
-  }
-  return undefined;
+function blocksText(blocks: unknown[]): string {
+  return blocks.map((b) => (b !== null && typeof b === "object" && typeof (b as { text?: unknown }).text === "string" ? (b as { text: string }).text : "")).join("\n");
 }
 
-function parseObject(text: string): (Data & { type?: unknown; text?: unknown }) | unknown[] | undefined {
+function parseJson(text: string): unknown {
+  if (!text.startsWith("{") && !text.startsWith("[")) return undefined;
   try {
     const v = JSON.parse(text) as unknown;
-    return v !== null && typeof v === "object" ? (v as Data) : undefined;
+    return v !== null && typeof v === "object" ? v : undefined;
   } catch {
     return undefined;
   }

@@ -56,7 +56,7 @@ describe("@openai/agents", () => {
 
       expect(offered.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       for (const t of offered) expect(t.parameters, t.name).toMatchObject({ type: "object", properties: expect.any(Object) });
-      expectPlayedFromText(player, machine.machineId, { name: "my-openai-agent", source: "argument" });
+      await expectPlayedFromText(player, machine.machineId, { name: "my-openai-agent", source: "argument" }, base);
     } finally {
       await server.close();
     }

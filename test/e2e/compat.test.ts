@@ -7,7 +7,7 @@ import { generateField } from "../../src/engine";
 import type { Field } from "../../src/engine/types";
 import { joinProofArgs, mintToken, newMachine, type TestMachine } from "../support/identity";
 import { connectClient, type ClientFlavour, type McpClient, type ToolCallResult } from "../support/mcp-clients";
-import { readModelText } from "../support/model-text";
+import { readModelText, structuredPictures } from "../support/model-text";
 import {
   COMMIT,
   ERROR,
@@ -30,30 +30,40 @@ import { startDevServer, type DevServer } from "../support/wrangler-dev";
  * `wrangler dev`, every tool is called with the reference's argument names, types, ranges and
  * defaults, and every answer field the reference has is checked present with its type. Every
  * answer, refusals included, is also read as a model on a content-only client reads it: the text
- * must carry exactly the structured data (SPEC §6 "What a model reads").
+ * carries the pictures and a summary, never the JSON (SPEC §6 "What a model reads").
  */
 
 type Obj = Record<string, unknown>;
 
-/** Every answer of this suite goes through here: the text is the summary line plus the same data. */
+/**
+ * Every answer of this suite goes through here: the text is written for a model without code (a
+ * summary line, pictures, coordinates; no JSON), every picture structuredContent carries is in it,
+ * and a refusal's text is its message.
+ */
 async function call(client: McpClient, name: string, args: Obj = {}): Promise<ToolCallResult> {
   const result = await client.callTool(name, args);
-  const { summary, data } = readModelText(result.text);
+  const { summary, pictures } = readModelText(result.text);
   expect(summary.length, `${name}: summary`).toBeGreaterThan(0);
   expect(summary.length, `${name}: summary ${summary.slice(0, 80)}…`).toBeLessThanOrEqual(400);
-  expect(data, `${name}: the text's JSON is structuredContent`).toEqual(result.structuredContent);
+  const drawn = Object.values(structuredPictures(result.structuredContent));
+  for (const picture of drawn) expect(result.text, `${name}: the text draws every picture of structuredContent`).toContain(picture);
+  expect(pictures.length, `${name}: pictures in the text`).toBe(drawn.length);
   if (result.isError) {
     expectShape(result.structuredContent, ERROR);
-    expect(summary).toBe((result.structuredContent as { error: { message: string } }).error.message);
+    expect(result.text).toBe((result.structuredContent as { error: { message: string } }).error.message);
   }
   return result;
 }
 
 async function ok(client: McpClient, name: string, args: Obj, shape: Shape): Promise<Obj> {
+  return (await okWithText(client, name, args, shape)).data;
+}
+
+async function okWithText(client: McpClient, name: string, args: Obj, shape: Shape): Promise<{ data: Obj; text: string }> {
   const result = await call(client, name, args);
   expect(result.isError, result.text.slice(0, 300)).toBe(false);
   expectShape(result.structuredContent, shape);
-  return result.structuredContent as Obj;
+  return { data: result.structuredContent as Obj, text: result.text };
 }
 
 async function refused(client: McpClient, name: string, args: Obj, code: string): Promise<string> {
@@ -204,8 +214,13 @@ describe("reference compatibility: arguments and answers (SPEC §6, §6.1)", () 
     expect(observation.health).toBeDefined();
 
     // Exactly as a reference agent writes it.
-    const revealed = await ok(host.client, "reveal", { game_id: gameId, agent, expected_revision: joined.revision, tile: joined.seed_tile, intent: "reveal my seed" }, REVEAL);
+    const { data: revealed, text: revealedText } = await okWithText(host.client, "reveal", { game_id: gameId, agent, expected_revision: joined.revision, tile: joined.seed_tile, intent: "reveal my seed" }, REVEAL);
     expect(revealed.tile).toBe(seedTile);
+    // A model without code reads the seed's cells and givens off the picture in the text, by coordinates.
+    const [picture] = readModelText(revealedText).pictures;
+    const G = field.G;
+    expect(picture.cells.map((c) => c.y * G + c.x)).toEqual(field.tiles[seedTile].cellIds);
+    for (const [c, v] of revealed.givens as number[][]) expect(picture.cells.find((p) => p.x === c % G && p.y === Math.floor(c / G))?.v).toBe(v);
 
     // Commit: one wrong cell (rejected, with the value sent) and all but one of the other unknown cells.
     const known = new Set([...(revealed.givens as number[][]), ...(revealed.seam as number[][])].map(([c]) => c));
@@ -213,8 +228,9 @@ describe("reference compatibility: arguments and answers (SPEC §6, §6.1)", () 
     expect(open.length).toBeGreaterThan(2);
     const [wrongCell, ...rest] = open;
     const batch: Array<[number, number]> = [[wrongCell[0], 1 - wrongCell[1]], ...rest.slice(0, -1)];
-    const committed = await ok(host.client, "commit", { game_id: gameId, agent, expected_revision: revealed.revision, cells: batch, intent: "one wrong, then the truth" }, COMMIT);
+    const { data: committed, text: committedText } = await okWithText(host.client, "commit", { game_id: gameId, agent, expected_revision: revealed.revision, cells: batch, intent: "one wrong, then the truth" }, COMMIT);
     expect(committed.rejected).toEqual([{ id: wrongCell[0], reason: "wrong", v: 1 - wrongCell[1] }]);
+    expect(committedText).toContain(`(${wrongCell[0] % G},${Math.floor(wrongCell[0] / G)}) is ${wrongCell[1]}, not ${1 - wrongCell[1]}`);
     expect((committed.accepted as unknown[]).length).toBe(rest.length - 1);
     expect(committed.solved).toEqual([]);
 
@@ -280,7 +296,7 @@ describe("reference compatibility: arguments and answers (SPEC §6, §6.1)", () 
     for (const session of ["a/b", "x".repeat(25), "tab\there"]) await refused(host.client, "join", { game_id: gameId, session }, "bad_input");
   });
 
-  it("serves the same content to 2025-era clients: v1 SDK reads the text's data line too", async () => {
+  it("serves the same content to 2025-era clients: the v1 SDK reads the same texts", async () => {
     const v1 = await player(base, "v1");
     players.push(v1);
     await ok(v1.client, "list_games", {}, LIST_GAMES);

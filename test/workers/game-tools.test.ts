@@ -81,9 +81,9 @@ describe("play tools over /mcp", () => {
     const refusal = (r: ToolResult) => {
       expect(r.isError).toBe(true);
       const error = r.structuredContent?.error as { code: string; message: string };
-      const text = readModelText(r.content[0].text);
-      expect(text.summary).toBe(error.message);
-      expect(text.data).toEqual(r.structuredContent);
+      // A refusal's text is its message, nothing more (SPEC §6 "What a model reads").
+      expect(r.content[0].text).toBe(error.message);
+      expect(readModelText(r.content[0].text).summary).toBe(error.message);
       return error;
     };
     const negative = refusal(await call("commit", { game_id: "g", agent, expected_revision: 0, cells: [[-1, 0]], agent_secret: "as_x" }));
@@ -169,7 +169,9 @@ describe("play tools over /mcp", () => {
     expect(s.spectator_url).toBe(`http://localhost:8787/?game=${s.game_id}`);
     const startedText = readModelText(started.content[0].text);
     expect(startedText.summary.length).toBeLessThan(300);
-    expect(startedText.data).toEqual(started.structuredContent);
+    // The text is for a model: the field's id and how to go on, not a JSON copy of the data.
+    expect(startedText.summary).toContain(s.game_id);
+    expect(startedText.rest).toBe("");
     const field = await call("start_mosaic", { kind: "field", chunks: 2, chunk_g: 40 });
     expect(field.structuredContent).toMatchObject({ kind: "field", G: 80 });
     // Every argument is accepted with every kind (SPEC §6): those the kind does not use are named in `ignored`.

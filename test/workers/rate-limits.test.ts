@@ -195,10 +195,9 @@ describe("rate limits on /mcp, per machine and per address", () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent?.error?.code).toBe("rate_limited");
     expect(result.structuredContent?.error?.retry_after).toBe(10);
-    // A model reading only the text gets the same: the summary line, then the JSON of the structured content.
-    const [summary, json] = result.content![0].text.split("\n");
-    expect(summary).toMatch(/retry after 10 s/);
-    expect(JSON.parse(json)).toEqual(result.structuredContent);
+    // A model reading only the text gets the message itself, which says how long to wait.
+    expect(result.content![0].text).toBe(result.structuredContent?.error?.message);
+    expect(result.content![0].text).toMatch(/retry after 10 s/);
     // The 2026-07-28 result shape, as every other answer of that revision.
     expect(result.resultType).toBe("complete");
     expect(result._meta).toBeDefined();

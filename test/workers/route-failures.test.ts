@@ -29,9 +29,11 @@ async function rawCall(name: string, args: Record<string, unknown>): Promise<{ r
   const message = await messageOf(res.clone());
   if (!message.result) throw new Error(`protocol error: ${JSON.stringify(message.error)}`);
   const result = message.result as ToolResult;
-  // Every answer's text is the summary, a newline, then the JSON of structuredContent.
+  // Every answer's text is written for a model (no JSON; SPEC §6); a refusal's is its message.
   const text = result.content[0].text;
-  expect(JSON.parse(text.slice(text.indexOf("\n") + 1))).toEqual(result.structuredContent);
+  expect(text).not.toMatch(/\{"/);
+  const error = result.structuredContent?.error as { message?: string } | undefined;
+  if (result.isError && error?.message !== undefined) expect(text).toBe(error.message);
   return { res, result };
 }
 

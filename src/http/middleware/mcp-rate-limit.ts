@@ -1,6 +1,5 @@
 import { isLegacyRequest, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { MiddlewareHandler } from "hono";
-import { modelText } from "../../mcp/results";
 import { SERVER_INFO } from "../../mcp/server";
 import { SERVER_ERROR } from "../jsonrpc";
 import type { AppEnv } from "../types";
@@ -61,7 +60,7 @@ async function limitedAnswer(request: Request, message: Record<string, unknown>,
     return new Response(JSON.stringify(body), { status: 429, headers });
   }
   const structured = { error: { code: "rate_limited", message: text, retry_after: limited.retryAfter } };
-  const result: Record<string, unknown> = { content: [{ type: "text", text: modelText(text, structured) }], structuredContent: structured, isError: true };
+  const result: Record<string, unknown> = { content: [{ type: "text", text }], structuredContent: structured, isError: true };
   // 2026-07-28 results carry `resultType` and the server's identity, as every other answer does.
   if (!(await isLegacyRequest(request, message))) Object.assign(result, { resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } });
   return new Response(JSON.stringify({ result, jsonrpc: "2.0", id }), { status: 200, headers });

@@ -1,9 +1,9 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { healthText, listIds, playWrite } from "./play-common";
+import { playWrite } from "./play-common";
+import { commitText } from "../answers/write-texts";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
-import { counted, named } from "../../text/wording";
 import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS } from "../../referee/limits";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
@@ -21,14 +21,6 @@ export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
     "commit",
     COMMIT_TOOL,
     (args) =>
-      playWrite(ctx, args, { type: "commit", cells: args.cells }, (a) => {
-        const n = (k: string) => (Array.isArray(a[k]) ? (a[k] as unknown[]).length : 0);
-        // Solving moves the frontier: say where it is now, so the next reveal needs no observe.
-        const solved = n("solved") ? ` Solved ${named("tile", a.solved as unknown[])}, reward ${String(a.reward)}; frontier now ${listIds(a.frontier)}.` : "";
-        const dead = n("unevaluated") ? ` ${n("unevaluated")} unevaluated.` : "";
-        const meets = n("meets") ? ` Met ${counted(n("meets"), "group")}.` : "";
-        const unchanged = a.changed === false ? " Nothing changed." : "";
-        return `Revision ${String(a.revision)}: ${n("accepted")} accepted, ${n("rejected")} rejected, ${n("ignored")} ignored.${dead}${solved}${meets}${unchanged}${healthText(a.health)}`;
-      }),
+      playWrite(ctx, args, { type: "commit", cells: args.cells }, commitText),
   );
 }

@@ -7,6 +7,7 @@ import { RULES_CORE } from "../rules";
 import { MACHINE_ID_RE } from "../../referee/agent-id";
 import type { ErrorCode } from "../../referee/types";
 import { answer, fieldStub, noteCaller } from "./play-common";
+import { joinText } from "../answers/write-texts";
 import { joinArgs, type JoinArgs } from "./play-schemas";
 import { published } from "./published-schema";
 
@@ -65,7 +66,7 @@ export function registerJoin(tools: ToolRegistrar, ctx: ToolContext): void {
         const credit = unknown.length && a.changed !== false ? ` For the analysis, ${unknown.join(" and ")} unknown: pass ${unknown.length > 1 ? "them" : "it"} on join.` : "";
         // Development servers seat an unproven caller (a shared machine unless it names one): say so now, not on the leaderboard.
         const unverified = a.verified === false ? ` Unverified (development server): join with your bearer token to play as your machine (/identity).${who.machineId === DEV_MACHINE ? SHARED_MACHINE : ""}` : "";
-        return `Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`;
+        return joinText(`Seated as ${String(a.agent)} at revision ${String(a.revision)}; ${task}${secret}${unverified}${credit}`, a);
       });
     },
   );

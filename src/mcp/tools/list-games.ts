@@ -6,6 +6,7 @@ import type { ToolContext } from "../context";
 import { toolOk } from "../results";
 import { published } from "./published-schema";
 import { counted } from "../../text/wording";
+import { rulesLine } from "../answers/cells";
 
 /** How many games the text summary names; the structured answer always has them all. */
 const SUMMARY_GAMES = 5;
@@ -35,7 +36,11 @@ function summarise(games: GameSummary[]): string {
   if (games.length === 0) return "No games yet.";
   const shown = games
     .slice(0, SUMMARY_GAMES)
-    .map((g) => `${g.game_id} (${g.status}, G=${g.G}, ${counted(g.agents_total, "agent")}, rev ${g.revision})`)
+    .map((g) => {
+      // The field's rules, when the summary carries them (read defensively: older summaries have none).
+      const rules = rulesLine((g as { rules?: unknown }).rules);
+      return `${g.game_id} (${g.status}, G=${g.G}, ${counted(g.agents_total, "agent")}, rev ${g.revision}${rules ? `; ${rules}` : ""})`;
+    })
     .join("; ");
   const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
   return `${counted(games.length, "game")}: ${shown}${more}.`;

@@ -1,9 +1,9 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
-import { answer, readField, fieldStub, healthText, listIds, noteCaller, bearerOf } from "./play-common";
+import { answer, readField, fieldStub, noteCaller, bearerOf } from "./play-common";
+import { observeText } from "../answers/observe-text";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
-import { counted } from "../../text/wording";
 import { AGENT_RADIUS, FULL_MAX_G } from "../../referee/limits";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
@@ -27,21 +27,9 @@ export function registerObserve(tools: ToolRegistrar, ctx: ToolContext): void {
       if (!header.ok) return header.result;
       const bearer = header.bearer;
       return readField(async () =>
-        answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) => {
-          const o = (a.observation ?? {}) as Record<string, unknown>;
-          if (o.scope === "header") {
-            return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${String(o.tiles_total)} tiles on G=${String(o.G)}, too many to list: observe {agent} for your area or {rect: [x, y, w, h]}.`;
-          }
-          if (o.status === "generating") return `Field ${args.game_id} is generating (${String(o.seconds)} s so far); poll observe again until playing.`;
-          if (o.status === "failed") return `Field ${args.game_id} failed: ${String(o.error)}. Start or pick another field.`;
-          const tiles = Array.isArray(o.tiles) ? o.tiles.length : 0;
-          // A spectator's view has no frontier of its own: name one only when the scope has it.
-          const hasFrontier = Array.isArray(o.frontier) && (args.agent !== undefined || o.frontier.length > 0);
-          const frontier = hasFrontier ? `; frontier: ${listIds(o.frontier)}` : "";
-          const health = o.health as { state?: string } | undefined;
-          const warn = health?.state && health.state !== "healthy" ? healthText(health) : "";
-          return `${args.game_id}: ${String(o.status)}, revision ${String(o.revision)}, ${counted(tiles, "tile")} listed of ${String(o.tiles_total)}${frontier}.${warn}`;
-        }),
+        answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).observe({ agent: args.agent, rect: args.rect, full: args.full, bearer })), (a) =>
+          observeText(args.game_id, (a.observation ?? {}) as Record<string, unknown>, args.agent !== undefined),
+        ),
       );
     },
   );

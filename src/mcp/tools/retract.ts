@@ -1,6 +1,7 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { playWrite } from "./play-common";
+import { retractText } from "../answers/write-texts";
 import { retractArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { MAX_RETRACT_CELLS } from "../../referee/limits";
@@ -20,10 +21,6 @@ export function registerRetract(tools: ToolRegistrar, ctx: ToolContext): void {
     "retract",
     RETRACT_TOOL,
     (args) =>
-      playWrite(ctx, args, { type: "retract", cells: args.cells }, (a) => {
-        const retracted = Array.isArray(a.retracted) ? a.retracted.length : 0;
-        const ignored = Array.isArray(a.ignored) ? a.ignored.length : 0;
-        return `Revision ${String(a.revision)}: ${retracted} retracted, ${ignored} ignored.${a.changed === false ? " Nothing changed." : ""}`;
-      }),
+      playWrite(ctx, args, { type: "retract", cells: args.cells }, retractText),
   );
 }

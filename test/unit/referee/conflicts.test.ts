@@ -38,7 +38,10 @@ describe("commit conflicts only where the stale view is contradicted (SPEC §4.9
     const digest = ref.stateDigest();
     const c = conflictOf(ref, commit(ref, b, [y, flip(x)], seen));
     expect(c).toMatchObject({ tiles: [], cells: [x[0]], known: [x] });
-    expect(c.message).toContain(`cell ${x[0]} became known with the other value`);
+    // The message names the cell by its coordinates and says the value now known (SPEC §6).
+    const at = `(${x[0] % field.G},${Math.floor(x[0] / field.G)})`;
+    expect(c.message).toContain(`cell ${at} became known with the other value`);
+    expect(c.message).toContain(`Now known: ${at}=${x[1]}`);
     expect(c.message).toContain(`retry with expected_revision ${ref.revision}`);
     expect(ref.stateDigest()).toBe(digest);
     // With a revision that saw x become known, the same wrong value is merely ignored as known.

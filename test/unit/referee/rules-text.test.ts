@@ -67,7 +67,11 @@ describe("rules text matches the referee", () => {
     expect(RULES_CORE).toMatch(/writing code to deduce is allowed/i);
     expect(RULES_CORE).toMatch(/commit the cells propagation forces before the others/);
     expect(RULES_CORE).toMatch(/poll observe \{game_id\} until status is playing/);
-    expect(RULES_CORE).toMatch(/summary, a newline, then the compact JSON of structuredContent/);
+    // What a model reads (SPEC §6): the text carries pictures and coordinates, structuredContent the data.
+    expect(RULES_CORE).toMatch(/for readers without code: a summary line, cells as \(x,y\), tiles as pictures .* no JSON; structuredContent has the data and pictures/);
+    expect(RULES_TEXT).toMatch(/structuredContent\.pictures \{tile id: picture\}/);
+    expect(RULES_TEXT).toMatch(/0 1 known, \. unknown; o i : are 0 1 unknown on a cell shared with another tile/);
+    expect(RULES_TEXT).toMatch(/its length is its cell count/);
     expect(RULES_CORE).toMatch(/1\.\.24 printable characters, not \//);
     // In the resource: transport and verifiability.
     expect(RULES_TEXT).toContain(RULES_CORE);

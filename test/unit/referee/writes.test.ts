@@ -41,6 +41,9 @@ describe("join (SPEC §4.1)", () => {
       harness: "vitest",
       harness_source: "argument",
       changed: true,
+      // Added for a model without code (SPEC §6): the board's side and the seed's shape drawn.
+      G: field.G,
+      pictures: { [String(t.id)]: expect.stringMatching(/^x /) as unknown },
     });
     expect(r.event).toMatchObject({ rev: 1, type: "join", at: T0, agent: "m-j/s1", seed_tile: seed.id, machine: "m-j" });
     expect(ref.tileStatus(seed.id)?.status).toBe("hidden");
@@ -255,6 +258,7 @@ describe("retract (SPEC §4.6)", () => {
         { id: unknown, reason: "unknown" },
       ],
       changed: true,
+      G: field.G,
     });
     expect(ref.cell(ca)).toEqual({ value: -1, origin: null });
     expect(ref.cell(cb)?.origin).toBe("m-b");

@@ -1,0 +1,124 @@
+// The texts of the write tools' answers (SPEC §6 "What a model reads"): a one-line summary, then
+// what the model acts on, cells by coordinates, tiles as pictures; the data stays in structuredContent.
+import { named } from "../../text/wording";
+import { healthText } from "../tools/play-common";
+import { arr, capped, commitHint, rulesLine, tileIds, xy, xyv } from "./cells";
+import { LEGEND_LINE, pictureBlock, pictureOf, type TileFacts } from "./pictures";
+
+type Answer = Record<string, unknown>;
+
+/** Lines, the empty ones dropped. */
+function lines(...parts: Array<string | null | undefined | false>): string {
+  return parts.filter((p): p is string => typeof p === "string" && p.length > 0).join("\n");
+}
+
+/** `join`: the summary line, the rules, the seed tile's shape as a picture. */
+export function joinText(summary: string, a: Answer): string {
+  const seed = a.seed as (TileFacts & { id: number }) | null | undefined;
+  const picture = seed ? pictureOf(a.pictures, seed.id) : undefined;
+  return lines(
+    summary,
+    rulesLine(a.rules),
+    seed && `Seed ${pictureBlock(seed.id, seed, undefined)} (shape only: values come with reveal).`,
+    picture && LEGEND_LINE,
+    picture,
+  );
+}
+
+/** `reveal`: the tile's picture with its givens and seam drawn in, its size and m, what to do next. */
+export function revealText(a: Answer): string {
+  const G = Number(a.G);
+  const givens = arr(a.givens).length;
+  const seam = arr(a.seam).length;
+  const reread = a.changed === false;
+  const verb = reread ? "Tile" : "Revealed tile";
+  const state = a.tile_status === "solved" ? ", solved" : "";
+  const read = reread ? ` Already ${a.tile_status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
+  const solved = arr(a.solved).length ? ` Solved at once: ${named("tile", arr(a.solved))}, reward ${String(a.reward)}.` : "";
+  const summary = `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${state}): ${givens} givens, ${seam} seam cells; revision ${String(a.revision)}.${solved}${read}`;
+  const picture = pictureOf(a.pictures, a.tile);
+  const open = a.tile_status !== "solved";
+  return lines(
+    summary,
+    pictureBlock(a.tile, a as unknown as TileFacts, undefined),
+    picture && LEGEND_LINE,
+    picture,
+    Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
+    open && Number.isFinite(G) && commitHint(G, a.revision),
+  );
+}
+
+interface Verdict {
+  id: number;
+  v?: number;
+  class?: string;
+  rule?: string;
+  reason?: string;
+}
+
+/** Counts by key, "run 30, balance 18", largest first. */
+function tally(keys: string[]): string {
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ${n}`).join(", ");
+}
+
+/** How many cells of each list a commit answer names; past that, "and N more" (all are in structuredContent). */
+const LIST_MAX = 40;
+
+/**
+ * `commit`: accepted counted by class and rule; then only what the model acts on: rejected cells
+ * with their true value, guesses, ignored cells by reason, unevaluated cells, solved tiles,
+ * meetings, reward, the new frontier, health.
+ */
+export function commitText(a: Answer): string {
+  const G = Number(a.G);
+  const accepted = arr<Verdict>(a.accepted);
+  const rejected = arr<Verdict>(a.rejected);
+  const ignored = arr<Verdict>(a.ignored);
+  const unevaluated = arr<number>(a.unevaluated);
+  const forced = accepted.filter((c) => c.class === "forced");
+  const guesses = accepted.filter((c) => c.class !== "forced");
+  const parts = [forced.length ? `${forced.length} forced: ${tally(forced.map((c) => c.rule ?? "forced"))}` : "", guesses.length ? `${guesses.length} guess` : ""].filter(Boolean);
+  const acceptedText = `${accepted.length} accepted${parts.length ? ` (${parts.join("; ")})` : ""}`;
+  const solved = arr(a.solved);
+  const solvedText = solved.length ? ` Solved ${named("tile", solved, 20)}, reward ${String(a.reward)}.` : "";
+  const head = `Revision ${String(a.revision)}: ${acceptedText}, ${rejected.length} rejected, ${ignored.length} ignored${unevaluated.length ? `, ${unevaluated.length} unevaluated` : ""}.${solvedText}${a.changed === false ? " Nothing changed." : ""}`;
+  const wrong = rejected.filter((r) => r.reason !== "guess");
+  const refusedGuesses = rejected.filter((r) => r.reason === "guess");
+  const byReason = new Map<string, Verdict[]>();
+  for (const c of ignored) byReason.set(c.reason ?? "ignored", [...(byReason.get(c.reason ?? "ignored") ?? []), c]);
+  const ignoredText = [...byReason]
+    .map(([reason, cells]) => {
+      // Known cells carry their value (the model's view was stale there); the other reasons name where when it helps.
+      const where = reason === "known" ? cells.map((c) => xyv(c.id, c.v ?? 0, G)) : reason === "duplicate" || reason === "given" ? [] : cells.map((c) => xy(c.id, G));
+      return `${reason} ${cells.length}${where.length ? `: ${capped(where, LIST_MAX)}` : ""}`;
+    })
+    .join("; ");
+  const meets = arr<{ with?: unknown[] }>(a.meets);
+  return lines(
+    head,
+    wrong.length > 0 && `rejected (wrong): ${capped(wrong.map((r) => `${xy(r.id, G)} is ${r.v === 0 ? 1 : 0}, not ${String(r.v)}`), LIST_MAX)}`,
+    refusedGuesses.length > 0 && `rejected (correct but not forced; this field refuses guesses): ${capped(refusedGuesses.map((r) => xy(r.id, G)), LIST_MAX)}`,
+    guesses.length > 0 && `guesses: ${capped(guesses.map((c) => xy(c.id, G)), LIST_MAX)}`,
+    ignored.length > 0 && `ignored: ${ignoredText}`,
+    unevaluated.length > 0 && `unevaluated (not judged; send again once healthy): ${capped(unevaluated.map((c) => xy(c, G)), LIST_MAX)}`,
+    meets.length > 0 && `met: ${meets.map((m) => arr(m.with).join(", ")).join("; ")}`,
+    Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
+    a.status === "solved" && "The field is solved.",
+    healthText(a.health).trim(),
+  );
+}
+
+/** `retract`: the retracted cells by coordinates, the ignored ones by reason. */
+export function retractText(a: Answer): string {
+  const G = Number(a.G);
+  const retracted = arr<number>(a.retracted);
+  const ignored = arr<Verdict>(a.ignored);
+  const head = `Revision ${String(a.revision)}: ${retracted.length} retracted, ${ignored.length} ignored.${a.changed === false ? " Nothing changed." : ""}`;
+  return lines(
+    head,
+    retracted.length > 0 && `retracted: ${capped(retracted.map((c) => xy(c, G)), 200)}`,
+    ignored.length > 0 && `ignored: ${capped(ignored.map((c) => `${c.v === undefined ? xy(c.id, G) : xyv(c.id, c.v, G)} ${c.reason ?? ""}`.trim()), LIST_MAX)}`,
+  );
+}

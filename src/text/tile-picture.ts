@@ -1,0 +1,135 @@
+// A tile drawn as text for a model without code (SPEC §6 "What a model reads"), and read back.
+// Pure: the referee draws, the tests and the client matrix parse, the site may show the same.
+
+/** What a picture shows of one cell: its value (-1 unknown) and whether another tile shares it. */
+export interface PictureCell {
+  x: number;
+  y: number;
+  v: -1 | 0 | 1;
+  shared: boolean;
+}
+
+/** A tile as a picture shows it: its box and its cells, row by row, left to right. */
+export interface PictureTile {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  cells: PictureCell[];
+}
+
+/** The geometry a picture is drawn from (a tile as every answer carries it, SPEC §6.1). */
+export interface PictureShape {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  rects: ReadonlyArray<readonly [number, number, number, number]>;
+}
+
+/** Glyphs: the plain set for a tile's own cells, a second set for the cells it shares. */
+const OWN = { "-1": ".", "0": "0", "1": "1" } as const;
+const SHARED = { "-1": ":", "0": "o", "1": "i" } as const;
+const VALUE_OF: Record<string, { v: -1 | 0 | 1; shared: boolean }> = {
+  ".": { v: -1, shared: false },
+  "0": { v: 0, shared: false },
+  "1": { v: 1, shared: false },
+  ":": { v: -1, shared: true },
+  o: { v: 0, shared: true },
+  i: { v: 1, shared: true },
+};
+
+/** The legend, one line: said once per answer and in the rules. */
+export const PICTURE_LEGEND =
+  "picture: row label y=N; ruler rows x read top-down give each column's x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile";
+
+/**
+ * Draws a tile: ruler rows (`x` then, per digit of the largest x, that digit of each column's x,
+ * read top to bottom), then one row per y of the box (`y=N`), a cell every two characters so each
+ * column stands alone; trailing blanks are trimmed.
+ */
+export function drawTile(shape: PictureShape, value: (x: number, y: number) => -1 | 0 | 1, shared: (x: number, y: number) => boolean): string {
+  const { x0, y0, w, h } = shape;
+  const inside = insideMask(shape);
+  const label = Math.max(1, `y=${y0 + h - 1}`.length);
+  const digits = String(x0 + w - 1).length;
+  const lines: string[] = [];
+  for (let d = 0; d < digits; d++) {
+    const row: string[] = [];
+    for (let i = 0; i < w; i++) row.push(String(x0 + i).padStart(digits, "0")[d]);
+    lines.push(`${"x".padEnd(label)} ${row.join(" ")}`);
+  }
+  for (let j = 0; j < h; j++) {
+    const row: string[] = [];
+    for (let i = 0; i < w; i++) {
+      if (!inside[j * w + i]) row.push(" ");
+      else {
+        const v = value(x0 + i, y0 + j);
+        row.push((shared(x0 + i, y0 + j) ? SHARED : OWN)[v]);
+      }
+    }
+    lines.push(`${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`.trimEnd());
+  }
+  return lines.join("\n");
+}
+
+/** Which cells of the box the tile covers (row-major over the box). */
+function insideMask(shape: PictureShape): Uint8Array {
+  const mask = new Uint8Array(shape.w * shape.h);
+  for (const [lx, ly, rw, rh] of shape.rects) {
+    for (let j = ly; j < ly + rh; j++) mask.fill(1, j * shape.w + lx, j * shape.w + lx + rw);
+  }
+  return mask;
+}
+
+/**
+ * Reads a picture back: the ruler gives each column's x, each `y=` row its cells. Lines that are
+ * neither (a header, a legend) are skipped, so a picture can be read out of a whole answer text
+ * starting at its first ruler row. Throws on a glyph it does not know.
+ */
+export function parsePicture(text: string): PictureTile {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^x +\d/.test(l));
+  if (start < 0) throw new Error("no ruler row (x …) in the picture");
+  const first = lines[start];
+  const at = first.search(/\d/); // column of the first cell
+  const ruler: string[] = [];
+  let k = start;
+  while (k < lines.length && /^x +\d/.test(lines[k])) ruler.push(lines[k++]);
+  const w = Math.floor((first.length - at) / 2) + 1;
+  const xs: number[] = [];
+  for (let i = 0; i < w; i++) xs.push(Number(ruler.map((r) => r[at + 2 * i]).join("")));
+  for (let i = 1; i < w; i++) if (xs[i] !== xs[0] + i) throw new Error(`ruler column ${i} reads x=${xs[i]}, expected ${xs[0] + i}`);
+  const cells: PictureCell[] = [];
+  let y0 = -1;
+  let h = 0;
+  for (; k < lines.length; k++) {
+    const m = /^y=(\d+)/.exec(lines[k]);
+    if (!m) break;
+    const y = Number(m[1]);
+    if (y0 < 0) y0 = y;
+    if (y !== y0 + h) throw new Error(`row y=${y} out of order`);
+    h++;
+    const line = lines[k];
+    for (let i = 0; i < w; i++) {
+      const ch = line[at + 2 * i];
+      if (ch === undefined || ch === " ") continue;
+      const read = VALUE_OF[ch];
+      if (!read) throw new Error(`unknown glyph ${JSON.stringify(ch)} at (${xs[i]},${y})`);
+      cells.push({ x: xs[i], y, ...read });
+    }
+  }
+  if (h === 0) throw new Error("no rows (y=…) under the ruler");
+  return { x0: xs[0], y0, w, h, cells };
+}
+
+/** Every picture in a text (an answer may hold several), in order. */
+export function parsePictures(text: string): PictureTile[] {
+  const out: PictureTile[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^x +\d/.test(lines[i]) || (i > 0 && /^x +\d/.test(lines[i - 1]))) continue;
+    out.push(parsePicture(lines.slice(i).join("\n")));
+  }
+  return out;
+}

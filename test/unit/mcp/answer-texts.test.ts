@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { observeText } from "../../../src/mcp/answers/observe-text";
+import { commitText, joinText, retractText, revealText } from "../../../src/mcp/answers/write-texts";
+import { healthText } from "../../../src/mcp/tools/play-common";
+import type { Referee } from "../../../src/referee/referee";
+import { parsePicture, parsePictures } from "../../../src/text/tile-picture";
+import { gridField } from "../referee/fixtures";
+import { commit, joinInput, makeReferee, ok, retract, reveal } from "../referee/helpers";
+
+/** What a model reads must never be JSON: no object or pair-list syntax. */
+function expectNoJson(text: string): void {
+  expect(text).not.toMatch(/\{"|\[\[|"id"/);
+}
+
+function answerOf(r: ReturnType<Referee["apply"]>): Record<string, unknown> {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.answer;
+}
+
+describe("the texts a model reads (SPEC §6)", () => {
+  const field = gridField(4, 3, { givenEvery: 3 });
+  const G = field.G;
+  const at = (c: number): string => `(${c % G},${Math.floor(c / G)})`;
+
+  it("join draws the seed's shape; reveal draws givens and seam in, with size, m and what to do next", () => {
+    const ref = makeReferee(field);
+    const joined = ok(ref, joinInput("m-a"));
+    const seed = joined.seed_tile as number;
+    const join = joinText(`Seated as ${String(joined.agent)} at revision 1; seed tile ${seed}.`, { ...joined, rules: { guess: "accept", depth: 0, fog: false } });
+    expectNoJson(join);
+    expect(join).toContain("rules: guess accept, depth 0, fog off");
+    const shape = parsePictures(join);
+    expect(shape).toHaveLength(1);
+    expect(shape[0].cells.map((c) => c.y * G + c.x)).toEqual(field.tiles[seed].cellIds);
+    expect(shape[0].cells.every((c) => c.v === -1)).toBe(true);
+
+    const revealed = answerOf(reveal(ref, String(joined.agent), seed));
+    const text = revealText(revealed);
+    expectNoJson(text);
+    expect(text.split("\n")[0]).toMatch(new RegExp(`^Revealed tile ${seed} \\(${field.tiles[seed].cellIds.length} cells, m=${field.tiles[seed].m}\\)`));
+    expect(text).toContain(`cell_id = y*${G} + x, expected_revision ${String(revealed.revision)}`);
+    const [picture] = parsePictures(text);
+    expect(picture).toEqual(parsePicture((revealed.pictures as Record<string, string>)[String(seed)]));
+    for (const c of field.tiles[seed].givens) expect(picture.cells.find((p) => p.y * G + p.x === c)?.v).toBe(field.solution[c]);
+    // Shared cells are marked, and only those.
+    const covered = new Map<number, number>();
+    for (const t of field.tiles) for (const c of t.cellIds) covered.set(c, (covered.get(c) ?? 0) + 1);
+    for (const p of picture.cells) expect(p.shared).toBe((covered.get(p.y * G + p.x) ?? 0) > 1);
+  });
+
+  it("commit counts accepted cells by class and rule and names by coordinates only what the model acts on", () => {
+    const ref = makeReferee(field, { guess: "accept" });
+    const agent = String(ok(ref, joinInput("m-a")).agent);
+    const seed = ref.frontier(agent)![0];
+    answerOf(reveal(ref, agent, seed));
+    const open = field.tiles[seed].cellIds.filter((c) => ref.cell(c)?.value === -1);
+    const given = field.tiles[seed].givens[0];
+    const [wrong, ...rest] = open;
+    const batch: Array<[number, 0 | 1]> = [[wrong, (1 - field.solution[wrong]) as 0 | 1], ...rest.map((c): [number, 0 | 1] => [c, field.solution[c] as 0 | 1]), [given, field.solution[given] as 0 | 1]];
+    const a = answerOf(commit(ref, agent, batch));
+    const text = commitText(a);
+    expectNoJson(text);
+    const accepted = a.accepted as Array<{ id: number; class: string; rule?: string }>;
+    const forced = accepted.filter((c) => c.class === "forced");
+    const guesses = accepted.filter((c) => c.class === "guess");
+    expect(text.split("\n")[0]).toMatch(new RegExp(`^Revision ${String(a.revision)}: ${accepted.length} accepted \\(`));
+    if (forced.length) expect(text).toContain(`${forced.length} forced: `);
+    if (guesses.length) expect(text).toContain(`guesses: ${guesses.slice(0, 40).map((c) => at(c.id)).join(" ")}`);
+    expect(text).toContain(`rejected (wrong): ${at(wrong)} is ${field.solution[wrong]}, not ${1 - field.solution[wrong]}`);
+    expect(text).toContain("ignored: given 1");
+    expect(text).toMatch(/frontier: /);
+    // The last line is the health sentence (here a warning: one wrong cell of ten).
+    expect(text.split("\n").at(-1)).toBe(healthText(a.health).trim());
+    expect(text).toMatch(/Health warning/);
+    // Accepted cells are counted, never listed one by one as forced.
+    for (const c of forced) expect(text).not.toContain(at(c.id));
+
+    // A cell known since is ignored with its value, by coordinates; retract names cells by coordinates.
+    const again = answerOf(commit(ref, agent, [[rest[0], field.solution[rest[0]] as 0 | 1]]));
+    expect(commitText(again)).toContain(`known 1: ${at(rest[0])}=${field.solution[rest[0]]}`);
+    const back = answerOf(retract(ref, agent, [rest[0], given]));
+    const retracted = retractText(back);
+    expectNoJson(retracted);
+    expect(retracted).toContain(`retracted: ${at(rest[0])}`);
+    expect(retracted).toContain(`ignored: ${at(given)}=${field.solution[given]} given`);
+  });
+
+  it("observe {agent} draws each revealed unsolved tile, lists hidden tiles compactly and never prints known.gaps", () => {
+    const ref = makeReferee(field);
+    const agent = String(ok(ref, joinInput("m-a")).agent);
+    const seed = ref.frontier(agent)![0];
+    answerOf(reveal(ref, agent, seed));
+    const observed = ref.observe({ agent });
+    if (!observed.ok) throw new Error(observed.error.message);
+    const o = observed.observation;
+    const text = observeText("g", o, true);
+    expectNoJson(text);
+    expect(text).not.toMatch(/gaps/);
+    expect(text.split("\n")[0]).toContain(`frontier: ${seed}.`);
+    const drawn = parsePictures(text);
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0].cells.map((c) => c.y * G + c.x)).toEqual(field.tiles[seed].cellIds);
+    const hidden = (o.tiles as Array<{ id: number; status: string }>).filter((t) => t.status === "hidden");
+    for (const t of hidden) {
+      const tile = field.tiles[t.id];
+      expect(text).toContain(`${t.id}: x ${tile.x0}..${tile.x0 + tile.w - 1}, y ${tile.y0}..${tile.y0 + tile.h - 1}, ${tile.cellIds.length} cells, m=${tile.m}`);
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { generateField } from "../../../src/engine";
+import { shapeCellIds } from "../../../src/engine/geometry";
+import { shapeCatalogue, type ShapeKind } from "../../../src/engine/generate/shapes";
+import type { Field } from "../../../src/engine/types";
+import { tilePicture } from "../../../src/referee/pictures";
+import type { Referee } from "../../../src/referee/referee";
+import { drawTile, parsePicture, parsePictures, type PictureCell } from "../../../src/text/tile-picture";
+import { commit, joinInput, lcg, makeReferee, ok, reveal } from "../referee/helpers";
+
+/** The same field moved by (dx, dy) onto a board of side G: coordinates with more digits. */
+function moved(field: Field, G: number, dx: number, dy: number): Field {
+  const solution = new Uint8Array(G * G);
+  const tiles = field.tiles.map((t) => {
+    const shape = { id: t.id, x0: t.x0 + dx, y0: t.y0 + dy, w: t.w, h: t.h, rects: t.rects };
+    const at = (c: number) => (Math.floor(c / field.G) + dy) * G + (c % field.G) + dx;
+    for (const c of t.cellIds) solution[at(c)] = field.solution[c];
+    return { ...shape, cellIds: shapeCellIds(shape, G), m: t.m, givens: t.givens.map(at) };
+  });
+  return { G, tiles, solution };
+}
+
+/** What a picture must show of a tile, straight from the referee's state. */
+function expectedCells(ref: Referee, field: Field, tileId: number): PictureCell[] {
+  const G = field.G;
+  const covering = new Map<number, number>();
+  for (const t of field.tiles) for (const c of t.cellIds) covering.set(c, (covering.get(c) ?? 0) + 1);
+  return field.tiles[tileId].cellIds.map((c) => ({
+    x: c % G,
+    y: Math.floor(c / G),
+    v: ref.cell(c)!.value,
+    shared: (covering.get(c) ?? 0) > 1,
+  }));
+}
+
+describe("tile pictures", () => {
+  it("read back into exactly the tile: cells, known values and shared marks, on real fields up to G = 1000", async () => {
+    const bases = [
+      await generateField({ kind: "scatter", seed: "pictures-a", G: 40 }),
+      await generateField({ kind: "scatter", seed: "pictures-b", G: 60 }),
+      await generateField({ kind: "grid", seed: "pictures-c", n: 6, G: 16 }),
+      await generateField({ kind: "scatter", seed: "pictures-d", G: 80 }),
+    ];
+    const kinds = new Set<number>();
+    let drawn = 0;
+    const glyphs = new Set<string>();
+    for (const [b, base] of bases.entries()) {
+      // At the origin, and moved so x and y run to three digits (the far corner at 999).
+      for (const [G, dx, dy] of [[base.G, 0, 0], [1000, 1000 - base.G, 1000 - base.G], [1000, 95 - b, 990 - base.G]] as const) {
+        const field = moved(base, G, dx, dy);
+        const ref = makeReferee(field);
+        const agent = String(ok(ref, joinInput("m-0000000000000001")).agent);
+        const rnd = lcg(G + b);
+        // Reveal what the frontier allows and commit true values into part of it, so pictures
+        // hold givens, seam and accepted cells next to unknown ones.
+        for (let step = 0; step < 12; step++) {
+          const frontier = ref.frontier(agent) ?? [];
+          if (frontier.length === 0) break;
+          const t = frontier[rnd(frontier.length)];
+          reveal(ref, agent, t);
+          const cells = field.tiles[t].cellIds.filter(() => rnd(3) === 0).map((c): [number, 0 | 1] => [c, field.solution[c] as 0 | 1]);
+          if (cells.length) commit(ref, agent, cells.slice(0, 512));
+        }
+        for (const tile of field.tiles) {
+          kinds.add(tile.rects.length);
+          const picture = tilePicture((ref as unknown as { state: { board: Parameters<typeof tilePicture>[0] } }).state.board, tile.id, true);
+          const read = parsePicture(picture);
+          expect({ x0: read.x0, y0: read.y0, w: read.w, h: read.h }).toEqual({ x0: tile.x0, y0: tile.y0, w: tile.w, h: tile.h });
+          expect(read.cells).toEqual(expectedCells(ref, field, tile.id));
+          for (const c of read.cells) glyphs.add(`${c.v}${c.shared}`);
+          drawn++;
+        }
+      }
+    }
+    expect(drawn).toBeGreaterThan(400);
+    // Every glyph occurs: unknown, 0 and 1, each plain and shared.
+    expect(glyphs.size).toBe(6);
+    expect(kinds.size).toBeGreaterThan(1); // unions of several rectangles, not only rectangles
+  });
+
+  it("read back every shape of the generator's catalogue (rect, L, T, plus, ring, union) anywhere on a 1000 board", () => {
+    const rnd = lcg(7);
+    const seen = new Set<ShapeKind>();
+    for (const { draft } of shapeCatalogue()) {
+      seen.add(draft.kind);
+      const x0 = rnd(1000 - draft.w + 1);
+      const y0 = rnd(1000 - draft.h + 1);
+      const values = new Map<string, -1 | 0 | 1>();
+      const shared = new Set<string>();
+      const expected: PictureCell[] = [];
+      const mask = new Uint8Array(draft.w * draft.h);
+      for (const [lx, ly, w, h] of draft.rects) for (let j = ly; j < ly + h; j++) for (let i = lx; i < lx + w; i++) mask[j * draft.w + i] = 1;
+      for (let j = 0; j < draft.h; j++) {
+        for (let i = 0; i < draft.w; i++) {
+          if (!mask[j * draft.w + i]) continue;
+          const key = `${x0 + i},${y0 + j}`;
+          const v = (rnd(3) - 1) as -1 | 0 | 1;
+          const s = rnd(4) === 0;
+          values.set(key, v);
+          if (s) shared.add(key);
+          expected.push({ x: x0 + i, y: y0 + j, v, shared: s });
+        }
+      }
+      const picture = drawTile({ x0, y0, w: draft.w, h: draft.h, rects: draft.rects }, (x, y) => values.get(`${x},${y}`)!, (x, y) => shared.has(`${x},${y}`));
+      const read = parsePicture(picture);
+      expect({ x0: read.x0, y0: read.y0, w: read.w, h: read.h }).toEqual({ x0, y0, w: draft.w, h: draft.h });
+      expect(read.cells).toEqual(expected);
+    }
+    expect([...seen].sort()).toEqual(["L", "T", "plus", "rect", "ring", "union"]);
+  });
+
+  it("draws a ruler a reader can follow, blanks outside the shape, and is found among other lines", () => {
+    // An L at x 98..101 (the ruler crosses 99 → 100), rows 9..10 (labels of two widths).
+    const picture = drawTile(
+      { x0: 98, y0: 9, w: 4, h: 2, rects: [[0, 0, 2, 2], [2, 1, 2, 1]] },
+      (x, y) => (x === 98 && y === 9 ? 1 : x === 101 ? 0 : -1),
+      (x) => x === 99,
+    );
+    expect(picture).toBe(["x    0 0 1 1", "x    9 9 0 0", "x    8 9 0 1", "y=9  1 :", "y=10 . : . 0"].join("\n"));
+    const text = `tile 3 revealed\n${picture}\nnext: commit\n\nx   5 6\ny=2 1 0`;
+    expect(parsePictures(text).map((p) => [p.x0, p.y0, p.cells.length])).toEqual([[98, 9, 6], [5, 2, 2]]);
+  });
+});
