@@ -1,7 +1,7 @@
 import { commitConflict, seatedCaller } from "./access";
 import { REVEALED } from "./board";
 import type { ForcingRule } from "./forcing";
-import { warningNote } from "./health";
+import { answeredHealth } from "./health-margin";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
@@ -117,7 +117,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     }
   }
 
-  const report = health.report();
+  const answered = answeredHealth(health);
   const answer: Record<string, unknown> = {
     revision: changed ? rev : state.revision,
     status: state.status,
@@ -129,12 +129,12 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     meets,
     reward,
     frontier: groups.frontierOf(agent.index),
-    health: report,
+    health: answered.health,
   };
-  if (report.state === "dead") {
+  if (answered.health.state === "dead") {
     answer.note = `machine ${machine.id} died on this field: judging stopped at the cell that crossed the limit; no more writes today`;
-  } else if (report.state === "warning") {
-    answer.note = warningNote(report);
+  } else if (answered.note !== undefined) {
+    answer.note = answered.note;
   }
   if (!changed) return { ok: true, answer, changed: false };
   const event: Record<string, unknown> = {

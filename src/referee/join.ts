@@ -101,6 +101,7 @@ function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record
     verified: agent.verified,
     harness: agent.harness,
     harness_source: agent.harnessSource,
+    rules: { ...state.rules },
   };
 }
 

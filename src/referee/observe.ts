@@ -1,6 +1,6 @@
 import { HIDDEN, SOLVED, STATUS_NAMES } from "./board";
 import { encodeKnown } from "./delta";
-import { warningNote } from "./health";
+import { answeredHealth } from "./health-margin";
 import { AGENT_RADIUS, FULL_MAX_G, RECT_MAX_AREA } from "./limits";
 import type { Agent } from "./seats";
 import { sortedHas } from "./sorted";
@@ -115,6 +115,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     tiles_total: board.tileCount,
     grown: state.grown,
     fog: rules.fog,
+    rules: { ...rules },
     tiles,
     frontier,
     known,
@@ -122,10 +123,10 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     totals: totals(state),
   };
   if (agent) {
-    const health = seats.machines[agent.machine].health.report();
+    const { health, note } = answeredHealth(seats.machines[agent.machine].health);
     observation.health = health;
-    if (health.state === "warning") {
-      observation.note = warningNote(health);
+    if (note !== undefined) {
+      observation.note = note;
     } else if (health.state === "dead") {
       observation.note = "this machine died on this field: its writes are refused for the rest of the day";
     }
@@ -150,6 +151,7 @@ function headerView(state: RefereeState, roots: ReadonlySet<number>): Record<str
     tiles_total: board.tileCount,
     grown: state.grown,
     fog: rules.fog,
+    rules: { ...rules },
     tiles: [],
     frontier: perspectiveFrontier(state, roots),
     known: encodeKnown([], () => 0),

@@ -40,6 +40,7 @@ describe("join (SPEC §4.1)", () => {
       verified: true,
       harness: "vitest",
       harness_source: "argument",
+      rules: { guess: "accept", depth: 0, fog: false },
       changed: true,
     });
     expect(r.event).toMatchObject({ rev: 1, type: "join", at: T0, agent: "m-j/s1", seed_tile: seed.id, machine: "m-j" });
