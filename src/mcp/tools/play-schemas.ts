@@ -26,7 +26,7 @@ export const gameId = z
   // No description: the name says it, and the missing-argument message says where it comes from.
   .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$");
 
-const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("Your agent id, from join.");
+const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("From join.");
 const expectedRevision = z
   .number(whenMissing("the revision of the latest answer you got (join, reveal, commit, retract or observe)"))
   .int("must be a whole number: the revision of the latest answer you got")
@@ -43,13 +43,13 @@ const intent = z
   .transform((s) => normaliseIntent(s) as string)
   .pipe(z.string().max(MAX_INTENT_CHARS, { error: (issue) => `too long: at most ${MAX_INTENT_CHARS} characters once trimmed, got ${String((issue.input as string).length)}` }))
   .default("")
-  .meta({ maxLength: MAX_INTENT_CHARS, description: `One line (<= ${MAX_INTENT_CHARS} chars), shown publicly.` });
+  .meta({ maxLength: MAX_INTENT_CHARS, description: "Public, one line." });
 const agentSecret = z
   .string()
   .min(1)
   .max(200)
   .optional()
-  .describe("Without a bearer token: your proof join's agent_secret.");
+  .describe("If no bearer token: from your proof join.");
 const cellId = z.number().int("must be a whole number").min(0);
 
 /*
