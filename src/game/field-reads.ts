@@ -127,6 +127,8 @@ export function summary(f: FieldContext): RegistryEntry | null {
   const gameId = f.store.getMeta<string>("game_id");
   const current = currentStatus(f);
   if (!gameId || current === "missing") return null;
+  const stored = f.store.getMeta<FieldRules>("rules");
+  const rules: FieldRules = { guess: stored?.guess ?? "accept", depth: stored?.depth ?? 0, fog: stored?.fog ?? false };
   return {
     game_id: gameId,
     created: f.store.getMeta<number>("created") ?? 0,
@@ -135,7 +137,8 @@ export function summary(f: FieldContext): RegistryEntry | null {
     G: f.store.getMeta<number>("G") ?? 0,
     tiles: f.store.getMeta<number>("tiles_total") ?? 0,
     grown: f.referee?.grown ?? 0,
-    fog: f.store.getMeta<FieldRules>("rules")?.fog ?? false,
+    fog: rules.fog,
+    rules,
     agents: f.store.agentIds(LISTED_AGENTS),
     agents_total: f.store.agentCount(),
     ...(current === "failed" ? { error: failureReason(f) } : {}),

@@ -4,6 +4,7 @@ import type { FieldRules, ObserveQuery, RefereeError, SeatDetails, WriteInput } 
 import type { GrowPolicy } from "./growth";
 import type { GameSummary } from "./registry";
 import { MACHINE_ID_RE, splitAgentId } from "../referee/agent-id";
+import type { XyCommit, XyRetract } from "../referee/coordinates";
 
 /** The shapes a field object speaks over RPC: plain data in, plain data out. */
 
@@ -57,10 +58,14 @@ export interface JoinArgs extends SeatDetails {
 
 type PlayInput = Extract<WriteInput, { type: "reveal" | "commit" | "retract" }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Common = { agent: string; expectedRevision: number; intent: string };
+
+/** A commit or retract naming its cells by coordinates: the field turns them into ids (it knows G). */
+export type XyInput = (Common & { type: "commit"; xy: XyCommit }) | (Common & { type: "retract"; xy: XyRetract });
 
 /** A reveal/commit/retract plus how the caller proves the agent's machine. */
 export interface WriteArgs {
-  input: DistributiveOmit<PlayInput, "machineId">;
+  input: DistributiveOmit<PlayInput, "machineId"> | XyInput;
   /** The request's bearer token, hashed, for the field to check (field-callers.ts). */
   bearer?: BearerClaim;
   /** A machine the caller already proved (in-process callers and tests). */

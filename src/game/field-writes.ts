@@ -3,7 +3,8 @@ import { agentId } from "../referee/agent-id";
 import type { WriteInput } from "../referee/types";
 import type { FieldContext } from "./field-context";
 import { proveBearer } from "./field-callers";
-import { agentMachine, fail, malformedAgent, type CallerOutcome, type FieldStatus, type JoinArgs, type Outcome, type WriteArgs } from "./field-types";
+import { agentMachine, fail, malformedAgent, type CallerOutcome, type FieldStatus, type JoinArgs, type Outcome, type Refusal, type WriteArgs } from "./field-types";
+import { commitCellsFromXy, retractCellsFromXy } from "../referee/coordinates";
 import { randomSecret } from "./secrets";
 import { closeGate, currentStatus, writeGate } from "./status-gate";
 import { applyWrite, commitEvent, recover } from "./write-path";
@@ -94,7 +95,22 @@ async function writeAs(f: FieldContext, args: WriteArgs, proven: string | undefi
   }
   const again = writeGate(f);
   if (!again.ok) return again;
-  return applyWrite(f, { ...args.input, machineId: machine } as WriteInput, null);
+  const input = byIds(args.input, f.referee!.G);
+  if (!input.ok) return input;
+  return applyWrite(f, { ...input.input, machineId: machine } as WriteInput, null);
+}
+
+/**
+ * A write whose cells are named by coordinates, as the same write by ids: converted once, here,
+ * so that judging, the log and the archive never see the difference.
+ */
+function byIds(input: WriteArgs["input"], G: number): { ok: true; input: WriteArgs["input"] } | Refusal {
+  if (!("xy" in input)) return { ok: true, input };
+  const converted = input.type === "commit" ? commitCellsFromXy(G, input.xy) : retractCellsFromXy(G, input.xy);
+  if (!converted.ok) return { ok: false, error: converted.error };
+  // The fields in the order the edge sends a write by ids, so the stored input is the same text.
+  const { type, agent, expectedRevision, intent } = input;
+  return { ok: true, input: { type, cells: converted.cells, agent, expectedRevision, intent } as WriteArgs["input"] };
 }
 
 /**

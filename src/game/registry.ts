@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import type { RegistryEntry } from "./registry-object";
+import type { FieldRules } from "../referee/types";
 
 /** At most this many agent ids per row of `list_games`; `agents_total` counts them all (SPEC §6.1). */
 export const LISTED_AGENTS = 100;
@@ -13,6 +14,8 @@ export interface GameSummary {
   tiles: number;
   grown: number;
   fog: boolean;
+  /** The field's rules (SPEC §6.1): whether guesses are accepted, the propagation depth, fog. */
+  rules: FieldRules;
   /** Seated agent ids in join order, the first LISTED_AGENTS of them. */
   agents: string[];
   agents_total: number;

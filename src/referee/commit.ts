@@ -1,7 +1,7 @@
 import { commitConflict, seatedCaller } from "./access";
-import { REVEALED } from "./board";
+import { REVEALED, type Board } from "./board";
 import type { ForcingRule } from "./forcing";
-import { warningNote } from "./health";
+import { answeredHealth } from "./health-margin";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
@@ -117,7 +117,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     }
   }
 
-  const report = health.report();
+  const answered = answeredHealth(health);
   const answer: Record<string, unknown> = {
     revision: changed ? rev : state.revision,
     status: state.status,
@@ -129,12 +129,13 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     meets,
     reward,
     frontier: groups.frontierOf(agent.index),
-    health: report,
+    health: answered.health,
+    open: openTilesJudged(board, accepted, rejected),
   };
-  if (report.state === "dead") {
+  if (answered.health.state === "dead") {
     answer.note = `machine ${machine.id} died on this field: judging stopped at the cell that crossed the limit; no more writes today`;
-  } else if (report.state === "warning") {
-    answer.note = warningNote(report);
+  } else if (answered.note !== undefined) {
+    answer.note = answered.note;
   }
   if (!changed) return { ok: true, answer, changed: false };
   const event: Record<string, unknown> = {
@@ -172,4 +173,24 @@ function ignoreReason(state: RefereeState, agentIndex: number, cell: number, see
     if (groups.onFrontier(agentIndex, t)) return null;
   }
   return revealed ? "off_frontier" : "not_revealed";
+}
+
+/** How many unknown cells a tile may have for the answer to list them; past that, only the count. */
+const OPEN_CELLS_LISTED = 8;
+
+/**
+ * The revealed tiles this commit judged a cell of that are still unsolved, with their unknown cells
+ * left (listed when few): a rejected cell stays unknown, so this says what is missing without an
+ * observe. State only, never a hint: which cells, not their values.
+ */
+function openTilesJudged(board: Board, accepted: readonly AcceptedCell[], rejected: readonly RejectedCell[]): Array<{ tile: number; unknown: number; cells?: number[] }> {
+  const tiles = new Set<number>();
+  for (const c of [...accepted, ...rejected]) for (const t of board.tilesOf(c.id)) if (board.status[t] === REVEALED) tiles.add(t);
+  return [...tiles]
+    .sort((p, q) => p - q)
+    .map((t) => {
+      const unknown = board.unknown[t];
+      if (unknown > OPEN_CELLS_LISTED) return { tile: t, unknown };
+      return { tile: t, unknown, cells: board.tiles[t].cellIds.filter((c) => board.known[c] === -1) };
+    });
 }

@@ -1,5 +1,4 @@
 import { packInts, packSorted, unpackInto, unpackSorted } from "./pack";
-import { counted } from "../text/wording";
 
 /**
  * A machine's health on one field (SPEC §4.8): the wrong-rate over its last 2,000 counted
@@ -69,6 +68,11 @@ export class MachineHealth {
 
   get dead(): boolean {
     return this.diedAt !== null;
+  }
+
+  /** Whether the i-th oldest cell of the window (0 = the oldest, the next to slide out) is wrong. */
+  leavingWrong(i: number): boolean {
+    return this.ring[(this.head - this.size + i + 2 * HEALTH_WINDOW) % HEALTH_WINDOW] === 1;
   }
 
   /** Would a correct commit of this cell count (first time for the machine)? */
@@ -175,28 +179,4 @@ export class MachineHealth {
 
 export function deadly(window: number, wrong: number): boolean {
   return window >= DEATH_MIN_WINDOW ? 25 * wrong >= window : wrong >= DEATH_SHORT_WRONG;
-}
-
-/**
- * The fewest further wrong cells that can kill the machine from this report: exact while the
- * window is not full; a full window may drop a wrong cell as it slides, so then the true margin
- * can only be larger.
- */
-export function wrongCellsToDeath(report: Pick<HealthReport, "wrong" | "window">): number {
-  for (let k = 1; ; k++) {
-    if (deadly(Math.min(report.window + k, HEALTH_WINDOW), report.wrong + k)) return k;
-  }
-}
-
-/**
- * The note a warning carries in commit and observe answers: the rate, the death limit that
- * applies (SPEC §4.8 has two), and how few wrong cells can end the machine's day.
- */
-export function warningNote(report: HealthReport): string {
-  const k = wrongCellsToDeath(report);
-  return (
-    `health warning: ${report.wrong} wrong of the last ${report.window} counted cells (${(report.rate_bp / 100).toFixed(2)} %); ` +
-    `the machine dies at ${DEATH_SHORT_WRONG} wrong cells while fewer than ${DEATH_MIN_WINDOW} are counted, else at 4 %: ` +
-    `as few as ${counted(k, "more wrong cell")} can kill it`
-  );
 }

@@ -104,6 +104,7 @@ function joinAnswer(state: RefereeState, agent: Agent, revision: number): Record
     harness_source: agent.harnessSource,
     // The seed's shape drawn for a model without code (SPEC §6); under fog its neighbours are unseen, so unmarked.
     pictures: t ? picturesOf(state.board, [t.id], false, () => !state.rules.fog) : {},
+    rules: { ...state.rules },
   };
 }
 

@@ -1,7 +1,7 @@
 import { HIDDEN, REVEALED, SOLVED, STATUS_NAMES } from "./board";
 import { picturesOf } from "./pictures";
 import { encodeKnown } from "./delta";
-import { warningNote } from "./health";
+import { answeredHealth } from "./health-margin";
 import { AGENT_RADIUS, FULL_MAX_G, RECT_MAX_AREA } from "./limits";
 import type { Agent } from "./seats";
 import { sortedHas } from "./sorted";
@@ -116,6 +116,7 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     tiles_total: board.tileCount,
     grown: state.grown,
     fog: rules.fog,
+    rules: { ...rules },
     tiles,
     frontier,
     known,
@@ -125,10 +126,10 @@ export function observe(state: RefereeState, query: ObserveQuery & { callerMachi
     pictures: picturesOf(board, listed.filter((t) => board.status[t] === REVEALED), true, visible),
   };
   if (agent) {
-    const health = seats.machines[agent.machine].health.report();
+    const { health, note } = answeredHealth(seats.machines[agent.machine].health);
     observation.health = health;
-    if (health.state === "warning") {
-      observation.note = warningNote(health);
+    if (note !== undefined) {
+      observation.note = note;
     } else if (health.state === "dead") {
       observation.note = "this machine died on this field: its writes are refused for the rest of the day";
     }
@@ -153,6 +154,7 @@ function headerView(state: RefereeState, roots: ReadonlySet<number>): Record<str
     tiles_total: board.tileCount,
     grown: state.grown,
     fog: rules.fog,
+    rules: { ...rules },
     tiles: [],
     frontier: perspectiveFrontier(state, roots),
     known: encodeKnown([], () => 0),

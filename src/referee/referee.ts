@@ -62,6 +62,11 @@ export class Referee {
     return this.state.status;
   }
 
+  /** The field's side: cell id = y·G + x. */
+  get G(): number {
+    return this.state.board.G;
+  }
+
   get rules(): FieldRules {
     return { ...this.state.rules };
   }

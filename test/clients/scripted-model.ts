@@ -69,7 +69,7 @@ export class ScriptedModel {
   seedTile = -1;
   revision = 0;
   guessed = false;
-  /** Cells sent in the commit, by id (computed from the coordinates the picture gave). */
+  /** Cells sent in the commit (by coordinates), here by id, as the public log records them. */
   sent: Array<[number, 0 | 1]> = [];
   private listed: number[] = [];
   readonly read: Readings = { gameId: "", status: "", agent: "", seedTile: -1, picture: null, pictureFrom: null, accepted: -1, rejected: -1, commitRevision: -1, health: "", refusal: "" };
@@ -152,7 +152,10 @@ export class ScriptedModel {
         const cells = this.deduce(picture);
         if (!cells) return null;
         this.sent = cells;
-        return this.to("commit", "commit", { game_id: gameId, agent: this.agent, expected_revision: this.revision, cells, intent: "cells proven from the seed tile's picture" });
+        // Sent by coordinates, as a model reading the picture would; the log records them by id.
+        const G = this.options.G;
+        const xy = cells.map(([c, v]) => [c % G, Math.floor(c / G), v]);
+        return this.to("commit", "commit", { game_id: gameId, agent: this.agent, expected_revision: this.revision, xy, intent: "cells proven from the seed tile's picture" });
       }
       case "commit": {
         let frontier: number[];

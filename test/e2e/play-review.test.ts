@@ -234,8 +234,8 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
     cells: [[wrongCell, wrongValue], [rightCell, field.solution[rightCell]], [seedTile.givens[0], field.solution[seedTile.givens[0]]], [rightCell, field.solution[rightCell]], [other, 0]],
   });
   const committed = okAnswer(commitResult);
-  // 1 wrong of 2: a warning, and the text says how close death is (30 wrong under 300 cells).
-  expect(commitResult.text).toMatch(/warning.*as few as 29 more wrong cells/i);
+  // 1 wrong of 2: a warning, and the text says how close death is under both rules (12 wrong at 300 cells, 30 before).
+  expect(commitResult.text).toMatch(/warning.*11 more wrong cells among your next 298 counted cells kill this machine.*29 more wrong in a row kill it now/i);
   expectFields(committed, ["revision", "status", "accepted", "rejected", "ignored", "unevaluated", "solved", "meets", "reward", "frontier", "health"]);
   expect(committed.rejected).toEqual([{ id: wrongCell, reason: "wrong", v: wrongValue }]);
   expect(committed.accepted).toEqual([expect.objectContaining({ id: rightCell, v: field.solution[rightCell], class: expect.stringMatching(/^(forced|guess)$/) })]);

@@ -26,6 +26,9 @@ export const HEALTH: Shape = {
   object: { state: { oneOf: ["healthy", "warning", "dead"] }, rate: "number", committed: int, wrong: int, window: int, died_at: { nullable: int } },
 };
 
+/** A field's rules (SPEC §6.1): list_games entries, join and observe carry them. */
+export const RULES: Shape = { object: { guess: { oneOf: ["accept", "reject"] }, depth: { oneOf: [0, 1, 2] }, fog: "boolean" } };
+
 export const START: Shape = {
   object: { game_id: "string", status: { oneOf: ["generating"] }, kind: "string", G: int, spectator_url: "string", "ignored?": { array: "string" } },
 };
@@ -39,6 +42,7 @@ export const GAME: Shape = {
     tiles: int,
     grown: int,
     fog: "boolean",
+    rules: RULES,
     agents: { array: "string" },
     agents_total: int,
     "error?": "string",
@@ -56,6 +60,7 @@ export const JOIN: Shape = {
     verified: "boolean",
     harness: "string",
     harness_source: { oneOf: ["transport", "argument", "unknown"] },
+    rules: RULES,
     "agent_secret?": "string",
   },
 };
@@ -75,6 +80,7 @@ export const OBSERVE: Shape = {
         tiles_total: int,
         grown: int,
         fog: "boolean",
+        rules: RULES,
         tiles: { array: OBSERVED_TILE },
         frontier: ints,
         known: { object: { gaps: ints, values: "string" } },

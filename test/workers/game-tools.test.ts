@@ -53,6 +53,8 @@ describe("play tools over /mcp", () => {
     expect(schema("commit", "cells")).toMatchObject({ type: "array", minItems: 1, items: { type: "array", minItems: 2, maxItems: 2, items: { type: "integer", minimum: 0 } } });
     expect(schema("observe", "rect")).toMatchObject({ type: "array", minItems: 4, maxItems: 4, items: { type: "integer", minimum: 0 } });
     expect(schema("retract", "cells")).toMatchObject({ type: "array", minItems: 1, items: { type: "integer", minimum: 0 } });
+    expect(schema("commit", "xy")).toMatchObject({ type: "array", minItems: 1, items: { type: "array", minItems: 3, maxItems: 3, items: { type: "integer" } } });
+    expect(schema("retract", "xy")).toMatchObject({ type: "array", minItems: 1, items: { type: "array", minItems: 2, maxItems: 2, items: { type: "integer" } } });
   });
 
   it("still checks every position of cells and rect, with messages naming the problem", async () => {
@@ -110,8 +112,12 @@ describe("play tools over /mcp", () => {
     expect(noRevision.message).not.toMatch(/Input validation error|received undefined/);
     const bare = await refusal("reveal", {});
     for (const name of ["game_id", "agent", "expected_revision", "tile"]) expect(bare.message).toMatch(new RegExp(`${name}: missing \\(required\\)`));
-    expect((await refusal("commit", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/cells: missing \(required\): \[\[cell_id, value\]/);
-    expect((await refusal("retract", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/cells: missing \(required\): \[cell_id/);
+    // Cells go by id or by coordinates (SPEC §6): a call with neither is told both ways to send them.
+    expect(await refusal("commit", { game_id: "g", agent, expected_revision: 0 })).toEqual({
+      code: "bad_input",
+      message: "commit takes exactly one of cells and xy (neither was sent): cells [[id, 0|1], …] or xy [[x, y, 0|1], …]; nothing changed.",
+    });
+    expect((await refusal("retract", { game_id: "g", agent, expected_revision: 0 })).message).toMatch(/^retract takes exactly one of cells and xy \(neither was sent\): cells \[id, …\] or xy \[\[x, y\], …\]/);
     // A value that is there but wrong keeps its own message.
     expect((await refusal("commit", { game_id: "g", agent, expected_revision: "3", cells: [[1, 0]] })).message).toMatch(/expected_revision: Invalid input: expected number, received string/);
     // A fraction is named as such, and a bad rect side is reported once.

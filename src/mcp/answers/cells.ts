@@ -38,6 +38,6 @@ export function rulesLine(rules: unknown): string | null {
  * What to do after a picture: how to send cells. One place, so that the wording follows the commit
  * arguments the server takes.
  */
-export function commitHint(G: number, revision: unknown): string {
-  return `Next: commit the cells you can deduce as [cell_id, v] with cell_id = y*${G} + x, expected_revision ${String(revision)}.`;
+export function commitHint(revision: unknown): string {
+  return `Next: commit the cells you can deduce as xy triples [x, y, v] (coordinates as drawn), expected_revision ${String(revision)}.`;
 }

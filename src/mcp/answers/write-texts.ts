@@ -27,7 +27,6 @@ export function joinText(summary: string, a: Answer): string {
 
 /** `reveal`: the tile's picture with its givens and seam drawn in, its size and m, what to do next. */
 export function revealText(a: Answer): string {
-  const G = Number(a.G);
   const givens = arr(a.givens).length;
   const seam = arr(a.seam).length;
   const reread = a.changed === false;
@@ -44,7 +43,7 @@ export function revealText(a: Answer): string {
     picture && LEGEND_LINE,
     picture,
     Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
-    open && Number.isFinite(G) && commitHint(G, a.revision),
+    open && commitHint(a.revision),
   );
 }
 
@@ -68,8 +67,8 @@ const LIST_MAX = 40;
 
 /**
  * `commit`: accepted counted by class and rule; then only what the model acts on: rejected cells
- * with their true value, guesses, ignored cells by reason, unevaluated cells, solved tiles,
- * meetings, reward, the new frontier, health.
+ * with their true value, guesses, ignored cells by reason, unevaluated cells, solved tiles, the
+ * judged tiles still open (their unknown cells when few), meetings, reward, the new frontier, health.
  */
 export function commitText(a: Answer): string {
   const G = Number(a.G);
@@ -96,6 +95,7 @@ export function commitText(a: Answer): string {
     })
     .join("; ");
   const meets = arr<{ with?: unknown[] }>(a.meets);
+  const openTiles = arr<{ tile: number; unknown: number; cells?: number[] }>(a.open);
   return lines(
     head,
     wrong.length > 0 && `rejected (wrong): ${capped(wrong.map((r) => `${xy(r.id, G)} is ${r.v === 0 ? 1 : 0}, not ${String(r.v)}`), LIST_MAX)}`,
@@ -103,6 +103,7 @@ export function commitText(a: Answer): string {
     guesses.length > 0 && `guesses: ${capped(guesses.map((c) => xy(c.id, G)), LIST_MAX)}`,
     ignored.length > 0 && `ignored: ${ignoredText}`,
     unevaluated.length > 0 && `unevaluated (not judged; send again once healthy): ${capped(unevaluated.map((c) => xy(c, G)), LIST_MAX)}`,
+    openTiles.length > 0 && `still open: ${openTiles.map((t) => `tile ${t.tile} ${t.unknown} unknown${t.cells ? `: ${t.cells.map((c) => xy(c, G)).join(" ")}` : ""}`).join("; ")}`,
     meets.length > 0 && `met: ${meets.map((m) => arr(m.with).join(", ")).join("; ")}`,
     Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
     a.status === "solved" && "The field is solved.",

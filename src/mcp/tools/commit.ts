@@ -10,7 +10,7 @@ import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS } from "../../referee/limits";
 const COMMIT_TOOL = {
   title: "Commit cells",
   description:
-    `Commit 1..${MAX_COMMIT_CELLS} [cell_id, 0|1] pairs in revealed frontier tiles, with a one-line intent (<= ${MAX_INTENT_CHARS} chars, public). Wrong cells hurt your machine's health. Rules: mosaic://rules.`,
+    `Commit 1..${MAX_COMMIT_CELLS} cells of revealed frontier tiles, as cells [[cell_id, 0|1]] or xy [[x, y, 0|1]], with a public intent (<= ${MAX_INTENT_CHARS} chars). Wrong cells hurt your machine's health. Rules: mosaic://rules.`,
   inputSchema: published(commitArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
@@ -21,6 +21,6 @@ export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
     "commit",
     COMMIT_TOOL,
     (args) =>
-      playWrite(ctx, args, { type: "commit", cells: args.cells }, commitText),
+      playWrite(ctx, args, { type: "commit", cells: args.cells, xy: args.xy }, commitText),
   );
 }

@@ -15,7 +15,7 @@ const SUMMARY_GAMES = 5;
 const LIST_GAMES_TOOL = {
   title: "List games",
   description:
-    "Fields, newest first: game_id, status, revision, G, tiles, grown, fog, agents (first 100 ids), agents_total, error (if failed). Rules: mosaic://rules.",
+    "Fields, newest first: game_id, status, revision, G, tiles, grown, fog, rules, agents (first 100), agents_total, error?. Rules: mosaic://rules.",
   inputSchema: published(z.object({})),
   annotations: { readOnlyHint: true, openWorldHint: false },
 };

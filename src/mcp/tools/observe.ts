@@ -4,13 +4,13 @@ import { answer, readField, fieldStub, noteCaller, bearerOf } from "./play-commo
 import { observeText } from "../answers/observe-text";
 import { observeArgs } from "./play-schemas";
 import { published } from "./published-schema";
-import { AGENT_RADIUS, FULL_MAX_G } from "../../referee/limits";
+import { FULL_MAX_G } from "../../referee/limits";
 
 /** Built once per isolate: only the handler, which closes over the request, is per request. */
 const OBSERVE_TOOL = {
   title: "Observe a field",
   description:
-    `Read the field; changes nothing. Scope: agent (your territory, tiles within ${AGENT_RADIUS} cells, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= ${FULL_MAX_G}; else none gives the header only). Generating or failed: {status, seconds}. Rules: mosaic://rules.`,
+    `Read the field; changes nothing. Scope: agent (your area, frontier, health), rect [x,y,w,h], or none/full (every tile if G <= ${FULL_MAX_G}). Rules: mosaic://rules.`,
   inputSchema: published(observeArgs),
   annotations: { readOnlyHint: true, openWorldHint: false },
 };

@@ -1,13 +1,15 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Env } from "../../env";
 import type { Outcome } from "../../game/field-object";
+import type { WriteArgs } from "../../game/field-types";
+import type { XyCommit, XyRetract } from "../../referee/coordinates";
 import { bearerClaimOf } from "../../identity/api";
 import type { BearerClaim } from "../../identity/vouched-tokens";
 import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
-import { wrongCellsToDeath } from "../../referee/health";
+import { deathMargin, marginSentence, type DeathMargin } from "../../referee/health-margin";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "../../referee/limits";
-import { counted, idList } from "../../text/wording";
+import { idList } from "../../text/wording";
 import { retryRead } from "../../game/object-failures";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
@@ -63,11 +65,14 @@ export interface WriteToolArgs {
   agent_secret?: string;
 }
 
-/** What a write adds to the shared arguments: its type and its target (a tile or cells). */
+/**
+ * What a write adds to the shared arguments: its type and its target (a tile, or cells by id or
+ * by coordinates: exactly one of `cells` and `xy`).
+ */
 export type WriteDetail =
   | { type: "reveal"; tile: number }
-  | { type: "commit"; cells: Array<[number, 0 | 1]> }
-  | { type: "retract"; cells: number[] };
+  | { type: "commit"; cells?: Array<[number, 0 | 1]>; xy?: XyCommit }
+  | { type: "retract"; cells?: number[]; xy?: XyRetract };
 
 /**
  * One write tool call: refuse an oversized batch with `too_large`, prove the machine, send the
@@ -79,13 +84,22 @@ export async function playWrite(
   detail: WriteDetail,
   summarise: (a: Record<string, unknown>) => string,
 ): Promise<CallToolResult> {
-  if (detail.type !== "reveal") {
+  let target: { tile: number } | { cells: Array<[number, 0 | 1]> | number[] } | { xy: XyCommit | XyRetract };
+  if (detail.type === "reveal") target = { tile: detail.tile };
+  else {
+    const { cells, xy } = detail;
+    const example = detail.type === "commit" ? "cells [[id, 0|1], …] or xy [[x, y, 0|1], …]" : "cells [id, …] or xy [[x, y], …]";
+    if ((cells === undefined) === (xy === undefined)) {
+      return toolError("bad_input", `${detail.type} takes exactly one of cells and xy (${cells === undefined ? "neither was sent" : "both were sent"}): ${example}; nothing changed.`);
+    }
+    const sent = (cells ?? xy)!.length;
     const max = detail.type === "commit" ? MAX_COMMIT_CELLS : MAX_RETRACT_CELLS;
-    if (detail.cells.length > max) return toolError("too_large", `batch too large: ${detail.cells.length} cells; ${detail.type} at most ${max} per call`);
+    if (sent > max) return toolError("too_large", `batch too large: ${sent} cells; ${detail.type} at most ${max} per call`);
+    target = cells !== undefined ? { cells } : { xy: xy! };
   }
   const auth = await writeAuth(ctx, args.agent_secret);
   if (!auth.ok) return auth.result;
-  const input = { ...detail, agent: args.agent, expectedRevision: args.expected_revision, intent: args.intent };
+  const input = { type: detail.type, ...target, agent: args.agent, expectedRevision: args.expected_revision, intent: args.intent } as WriteArgs["input"];
   // Never retried: the write may be stored with only its answer lost (failure-guard.ts).
   return answer(noteCaller(ctx, await fieldStub(ctx.env, args.game_id).write({ input, bearer: auth.bearer, agentSecret: auth.agentSecret })), summarise);
 }
@@ -120,12 +134,14 @@ export function listIds(ids: unknown, max = 8): string {
  * say when a machine is in warning): a model reading only the text learns how close death is.
  */
 export function healthText(health: unknown): string {
-  const h = health as { state?: string; wrong?: number; window?: number } | undefined;
+  const h = health as { state?: string; wrong?: number; window?: number; rate_bp?: number; margin?: DeathMargin } | undefined;
   if (!h || typeof h.state !== "string") return "";
   if (h.state === "dead") return " Machine dead on this field: no more writes today.";
   if (h.state === "warning" && typeof h.wrong === "number" && typeof h.window === "number") {
-    const k = wrongCellsToDeath({ wrong: h.wrong, window: h.window });
-    return ` Health warning: ${h.wrong} wrong of ${h.window} counted; as few as ${counted(k, "more wrong cell")} can kill this machine.`;
+    // The referee's margin is exact (it knows which cells a full window drops); from the counts alone, a lower bound.
+    const margin = h.margin ?? deathMargin(h.wrong, h.window);
+    const rate = typeof h.rate_bp === "number" ? ` (${(h.rate_bp / 100).toFixed(2)} %)` : "";
+    return ` Health warning: ${h.wrong} wrong of ${h.window} counted${rate}; ${marginSentence(margin)}.`;
   }
   return ` Health ${h.state}.`;
 }

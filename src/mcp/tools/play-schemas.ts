@@ -23,10 +23,10 @@ function whenMissing(hint: string): { error: (issue: { input?: unknown }) => str
 
 export const gameId = z
   .string(whenMissing("the game_id from list_games or start_mosaic"))
-  .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$")
-  .describe("From list_games or start_mosaic.");
+  // No description: the name says it, and the missing-argument message says where it comes from.
+  .regex(/^[a-zA-Z0-9_-]{1,80}$/, "game_id must match ^[a-zA-Z0-9_-]{1,80}$");
 
-const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("Your agent id, from join.");
+const agent = z.string(whenMissing("your agent id, from join (like m-…/1)")).min(3).max(200).describe("From join.");
 const expectedRevision = z
   .number(whenMissing("the revision of the latest answer you got (join, reveal, commit, retract or observe)"))
   .int("must be a whole number: the revision of the latest answer you got")
@@ -43,13 +43,13 @@ const intent = z
   .transform((s) => normaliseIntent(s) as string)
   .pipe(z.string().max(MAX_INTENT_CHARS, { error: (issue) => `too long: at most ${MAX_INTENT_CHARS} characters once trimmed, got ${String((issue.input as string).length)}` }))
   .default("")
-  .meta({ maxLength: MAX_INTENT_CHARS, description: `One line (<= ${MAX_INTENT_CHARS} chars), shown publicly.` });
+  .meta({ maxLength: MAX_INTENT_CHARS, description: "Public, one line." });
 const agentSecret = z
   .string()
   .min(1)
   .max(200)
   .optional()
-  .describe("Without an Authorization header: the agent_secret from your proof join.");
+  .describe("If no bearer token: from your proof join.");
 const cellId = z.number().int("must be a whole number").min(0);
 
 /*
@@ -85,6 +85,26 @@ const cellPair = z
       ctx.addIssue({ code: "custom", path: [1], message: `a cell value must be 0 or 1, got ${pair[1]}` });
     }
   }) as unknown as z.ZodType<[number, 0 | 1], number[]>;
+
+/**
+ * A cell by coordinates: `[x, y, value]` for a commit (`withValue`), `[x, y]` for a retract. Any
+ * whole numbers pass here: the field knows G and refuses a pair outside it by name.
+ */
+function xyEntry(withValue: boolean) {
+  const n = withValue ? 3 : 2;
+  const shape = withValue ? "each cell is an [x, y, value] triple" : "each cell is an [x, y] pair";
+  return z
+    .array(z.number().int("must be a whole number"))
+    .min(n, shape)
+    .max(n, shape)
+    .superRefine((entry, ctx) => {
+      if (withValue && entry.length === 3 && entry[2] !== 0 && entry[2] !== 1) {
+        ctx.addIssue({ code: "custom", path: [2], message: `a cell value must be 0 or 1, got ${entry[2]}` });
+      }
+    });
+}
+const xyTriple = xyEntry(true) as unknown as z.ZodType<[number, number, 0 | 1], number[]>;
+const xyPair = xyEntry(false) as unknown as z.ZodType<[number, number], number[]>;
 
 /**
  * `session` (SPEC §6.1): 1..24 printable characters (spaces and non-ASCII too), not `/`. The
@@ -176,9 +196,15 @@ export const commitArgs = z.object({
   agent,
   expected_revision: expectedRevision,
   cells: z
-    .array(cellPair, whenMissing("[[cell_id, value], …], the cells to commit"))
+    .array(cellPair)
     .min(1)
-    .describe(`1..${MAX_COMMIT_CELLS} [cell_id, value] pairs, judged in order.`),
+    .optional()
+    .describe(`1..${MAX_COMMIT_CELLS} [cell_id, value] pairs, judged in order; or xy.`),
+  xy: z
+    .array(xyTriple)
+    .min(1)
+    .optional()
+    .describe("Or cells as [x, y, value] triples."),
   intent,
   agent_secret: agentSecret,
 });
@@ -187,7 +213,8 @@ export const retractArgs = z.object({
   game_id: gameId,
   agent,
   expected_revision: expectedRevision,
-  cells: z.array(cellId, whenMissing("[cell_id, …], cells your machine committed")).min(1).describe(`1..${MAX_RETRACT_CELLS} cell ids your machine committed.`),
+  cells: z.array(cellId).min(1).optional().describe(`1..${MAX_RETRACT_CELLS} cell ids your machine committed; or xy.`),
+  xy: z.array(xyPair).min(1).optional().describe("Or cells as [x, y] pairs."),
   intent,
   agent_secret: agentSecret,
 });

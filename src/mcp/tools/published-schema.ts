@@ -23,7 +23,7 @@ export function published<T extends z.ZodType>(schema: T): T {
       let json = done.get(options.target);
       if (json === undefined) {
         const { $schema: _dialect, ...rest } = to(options);
-        json = deepFreeze(rest);
+        json = deepFreeze(withoutSafeBounds(rest));
         done.set(options.target, json);
       }
       return json;
@@ -35,6 +35,24 @@ export function published<T extends z.ZodType>(schema: T): T {
     enumerable: false,
   });
   return derived;
+}
+
+/**
+ * zod states every whole number's safe-integer range (`maximum: 9007199254740991`): no client
+ * needs it, and it was ~500 bytes of every tools/list. Removed from the published copy only.
+ */
+function withoutSafeBounds(json: Record<string, unknown>): Record<string, unknown> {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value !== "object" || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if ((key === "maximum" && inner === Number.MAX_SAFE_INTEGER) || (key === "minimum" && inner === Number.MIN_SAFE_INTEGER)) continue;
+      out[key] = walk(inner);
+    }
+    return out;
+  };
+  return walk(json) as Record<string, unknown>;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -10,7 +10,7 @@ import { MAX_RETRACT_CELLS } from "../../referee/limits";
 const RETRACT_TOOL = {
   title: "Retract cells",
   description:
-    `Withdraw 1..${MAX_RETRACT_CELLS} cells your machine committed (not givens, not cells of solved tiles, not other machines' cells). Rules: mosaic://rules.`,
+    `Withdraw 1..${MAX_RETRACT_CELLS} cells your machine committed, as cells [cell_id] or xy [[x, y]] (not givens, cells of solved tiles or other machines' cells). Rules: mosaic://rules.`,
   inputSchema: published(retractArgs),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 };
@@ -21,6 +21,6 @@ export function registerRetract(tools: ToolRegistrar, ctx: ToolContext): void {
     "retract",
     RETRACT_TOOL,
     (args) =>
-      playWrite(ctx, args, { type: "retract", cells: args.cells }, retractText),
+      playWrite(ctx, args, { type: "retract", cells: args.cells, xy: args.xy }, retractText),
   );
 }

@@ -38,7 +38,7 @@ describe("the texts a model reads (SPEC §6)", () => {
     const text = revealText(revealed);
     expectNoJson(text);
     expect(text.split("\n")[0]).toMatch(new RegExp(`^Revealed tile ${seed} \\(${field.tiles[seed].cellIds.length} cells, m=${field.tiles[seed].m}\\)`));
-    expect(text).toContain(`cell_id = y*${G} + x, expected_revision ${String(revealed.revision)}`);
+    expect(text).toContain(`xy triples [x, y, v] (coordinates as drawn), expected_revision ${String(revealed.revision)}`);
     const [picture] = parsePictures(text);
     expect(picture).toEqual(parsePicture((revealed.pictures as Record<string, string>)[String(seed)]));
     for (const c of field.tiles[seed].givens) expect(picture.cells.find((p) => p.y * G + p.x === c)?.v).toBe(field.solution[c]);
@@ -68,6 +68,9 @@ describe("the texts a model reads (SPEC §6)", () => {
     if (guesses.length) expect(text).toContain(`guesses: ${guesses.slice(0, 40).map((c) => at(c.id)).join(" ")}`);
     expect(text).toContain(`rejected (wrong): ${at(wrong)} is ${field.solution[wrong]}, not ${1 - field.solution[wrong]}`);
     expect(text).toContain("ignored: given 1");
+    // The rejected cell stays unknown: the tile it leaves open is named with that cell, and nothing else is open.
+    expect(a.open).toEqual([{ tile: seed, unknown: 1, cells: [wrong] }]);
+    expect(text).toContain(`still open: tile ${seed} 1 unknown: ${at(wrong)}`);
     expect(text).toMatch(/frontier: /);
     // The last line is the health sentence (here a warning: one wrong cell of ten).
     expect(text.split("\n").at(-1)).toBe(healthText(a.health).trim());
@@ -78,6 +81,7 @@ describe("the texts a model reads (SPEC §6)", () => {
     // A cell known since is ignored with its value, by coordinates; retract names cells by coordinates.
     const again = answerOf(commit(ref, agent, [[rest[0], field.solution[rest[0]] as 0 | 1]]));
     expect(commitText(again)).toContain(`known 1: ${at(rest[0])}=${field.solution[rest[0]]}`);
+    expect(commitText(again)).not.toContain("still open");
     const back = answerOf(retract(ref, agent, [rest[0], given]));
     const retracted = retractText(back);
     expectNoJson(retracted);

@@ -83,4 +83,29 @@ describe("rules text matches the referee", () => {
     expect(RULES_TEXT).toMatch(/auditor/);
     expect(RULES_TEXT).toMatch(/listed in ignored/);
   });
+
+  it("answers what players asked when they had only the text (SPEC §6)", () => {
+    // m is exact, set by the tile's size.
+    expect(RULES_CORE).toMatch(/m = the exact number of solutions a tile has alone, from its own givens; its size sets m: 2 \(<= 64 cells\), 3 \(<= 196\), 4 \(more\)/);
+    // Solved neighbours pin a tile only where its alternatives differ on shared cells; guesses may recur.
+    expect(RULES_CORE).toMatch(/a solved neighbour pins it only where they differ on the cells the two share/);
+    expect(RULES_CORE).toMatch(/a guess may be needed again later/);
+    expect(RULES_CORE).not.toMatch(/so solved neighbours pin it/);
+    // A cell shared with a solved tile can be a given of the next one; seam is what is known from elsewhere.
+    expect(RULES_CORE).toMatch(/givens \[\[cell,v\]\] \(a cell shared with a tile already solved can be one\)/);
+    expect(RULES_CORE).toMatch(/seam \[\[cell,v\]\] \(its cells known from elsewhere\)/);
+    // Who a tile's agent is; who solves a tile another group revealed.
+    expect(RULES_CORE).toMatch(/A tile's agent is the group member who solved it/);
+    expect(RULES_CORE).toMatch(/A tile another group revealed, once on your frontier, is solved by whoever completes it/);
+    // A rejected cell's true value, and how it is judged when committed again.
+    expect(RULES_CORE).toMatch(/not the solution's value \(the true one is the other\)/);
+    expect(RULES_CORE).toMatch(/A cell rejected earlier, committed again, is judged like any cell \(so it may be a guess\)/);
+    // The forced share and the reward.
+    expect(RULES_CORE).toMatch(/The forced share feeds only the public analysis, never the reward/);
+    // Cells by coordinates, and where the field's rules are shown.
+    expect(RULES_CORE).toMatch(/commit up to 512 \[cell,v\] pairs, or xy \[\[x,y,v\]\]/);
+    expect(RULES_CORE).toMatch(/retract up to 8192 cell ids, or xy \[\[x,y\]\]/);
+    expect(RULES_CORE).toMatch(/cell \(x,y\) with id = y\*G \+ x/);
+    expect(RULES_CORE).toMatch(/The field's rules \{guess, depth, fog\} are in list_games, join and observe/);
+  });
 });

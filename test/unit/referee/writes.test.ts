@@ -40,6 +40,7 @@ describe("join (SPEC §4.1)", () => {
       verified: true,
       harness: "vitest",
       harness_source: "argument",
+      rules: { guess: "accept", depth: 0, fog: false },
       changed: true,
       // Added for a model without code (SPEC §6): the board's side and the seed's shape drawn.
       G: field.G,
