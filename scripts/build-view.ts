@@ -35,7 +35,14 @@ function inline(template: string, marker: string, text: string): string {
   return template.replace(marker, () => text);
 }
 
-export async function buildView(options: { minify?: boolean } = {}): Promise<{ bytes: number }> {
+/** The document's size, and how much of its script is the project's own code against its dependencies'. */
+export interface ViewBuild {
+  bytes: number;
+  ownScriptBytes: number;
+  dependencyScriptBytes: number;
+}
+
+export async function buildView(options: { minify?: boolean } = {}): Promise<ViewBuild> {
   const result = await build({
     entryPoints: [resolve(root, "src/site/view/main.ts")],
     bundle: true,
@@ -45,6 +52,7 @@ export async function buildView(options: { minify?: boolean } = {}): Promise<{ b
     minify: options.minify ?? true,
     legalComments: "none",
     logLevel: "warning",
+    metafile: true,
     plugins: [trimDependencies],
   });
   const js = result.outputFiles[0].text;
@@ -55,7 +63,15 @@ export async function buildView(options: { minify?: boolean } = {}): Promise<{ b
   const html = inline(inline(template, "/*VIEW_CSS*/", css), "/*VIEW_JS*/", js);
   await mkdir(dirname(VIEW_OUT), { recursive: true });
   await writeFile(VIEW_OUT, html);
-  return { bytes: Buffer.byteLength(html) };
+  let ownScriptBytes = 0;
+  let dependencyScriptBytes = 0;
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      if (path.includes("node_modules/")) dependencyScriptBytes += input.bytesInOutput;
+      else ownScriptBytes += input.bytesInOutput;
+    }
+  }
+  return { bytes: Buffer.byteLength(html), ownScriptBytes, dependencyScriptBytes };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -31,10 +31,11 @@ const load = (): string => loadavg().map((l) => l.toFixed(2)).join(", ");
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(`load average before: ${load()}`);
-const { bytes } = await buildView();
+const { bytes, ownScriptBytes, dependencyScriptBytes } = await buildView();
 const html = readFileSync(VIEW_OUT, "utf8").replace("__MOSAIC_ORIGIN__", "http://127.0.0.1:8787");
 const gz = gzipSync(html, { level: 9 }).length;
 console.log(`size: ${(bytes / 1024).toFixed(1)} KiB raw, ${(gz / 1024).toFixed(1)} KiB gzip (targets 200 KB, 70 KB)`);
+console.log(`  script: ${(ownScriptBytes / 1024).toFixed(1)} KiB Mosaic's own (the spectator's renderer and the view), ${(dependencyScriptBytes / 1024).toFixed(1)} KiB ext-apps' App with its MCP SDK and zod`);
 
 // A neighbourhood from a generated G = 60 field, moved to the middle of a G = 1000 one.
 const field = await generateField({ kind: "scatter", G: 60, seed: "bench-view" });
