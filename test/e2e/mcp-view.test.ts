@@ -184,6 +184,11 @@ describe("the field view in an MCP Apps host", () => {
     expect(await frame.evaluate((c) => window.mosaicView!.state.rejected.has(c), wrong)).toBe(true);
     await expect.poll(() => frame.evaluate(() => window.mosaicView!.state.revision)).toBe((committed.structuredContent as { revision: number }).revision);
 
+    // The map's text equivalent: focused from the keyboard, it names the tile and cell at its centre.
+    await frame.focus("#field");
+    await expect.poll(() => frame.textContent("#tile-under")).toMatch(/^Tile \d+: (hidden|revealed|solved).* Cell \(\d+,\d+\): (0|1|unknown|rejected)\.$/);
+    expect(await frame.getAttribute("#field", "aria-label")).toMatch(/\b1 rejected cell\b/);
+
     // The Refresh button calls observe again through the bridge.
     const observes = forwarded.filter((c) => c.name === "observe").length;
     await frame.click("#refresh");

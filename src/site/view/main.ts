@@ -47,11 +47,19 @@ function draw(): void {
   if (!view) {
     view = new FieldView(panels.canvas, scene);
     const shown = view;
-    attachControls(shown, {
-      onHover: (tile) => (tileLine.textContent = tileWords(tile ? state.tiles.get(tile.id) ?? null : null, state)),
-      onSelect: (tile) => (tileLine.textContent = tileWords(tile ? state.tiles.get(tile.id) ?? null : null, state)),
-    });
-  } else view.setScene(scene, { keepCamera: view.camera.G === scene.G });
+    const local = (clientX: number, clientY: number): void => {
+      const r = shown.canvas.getBoundingClientRect();
+      describeAt(shown, clientX - r.left, clientY - r.top);
+    };
+    attachControls(shown, { onHover: (_tile, x, y) => local(x, y), onSelect: () => undefined });
+    // Keyboard users get the same words for the tile and cell at the map's centre.
+    const centre = (): void => describeAt(shown, shown.camera.width / 2, shown.camera.height / 2);
+    shown.canvas.addEventListener("focus", centre);
+    shown.canvas.addEventListener("keyup", centre);
+  } else {
+    view.setScene(scene, { keepCamera: view.camera.G === scene.G });
+    view.hovered = null;
+  }
   view.seeds.clear();
   if (state.seedTile !== null && state.tiles.get(state.seedTile)?.status !== "solved") view.seeds.add(state.seedTile);
   view.frontier.clear();
@@ -67,6 +75,19 @@ function draw(): void {
     spectatorLink.href = `${origin}/?game=${encodeURIComponent(state.gameId)}`;
     spectatorLink.hidden = false;
   }
+}
+
+/** The tile and cell at a point of the map, in words (the canvas's text equivalent, SPEC §10). */
+function describeAt(shown: FieldView, sx: number, sy: number): void {
+  const p = shown.camera.toField(sx, sy);
+  const x = Math.floor(p.x);
+  const y = Math.floor(p.y);
+  const scene = shown.scene;
+  const id = x >= 0 && y >= 0 && x < scene.G && y < scene.G ? scene.cellTile[y * scene.G + x] : -1;
+  const tile = id >= 0 ? state.tiles.get(id) ?? null : null;
+  shown.hovered = id >= 0 ? scene.tiles.get(id) ?? null : null;
+  shown.invalidate();
+  tileLine.textContent = tileWords(tile, state, tile ? { x, y } : null);
 }
 
 let refreshing = false;

@@ -1,4 +1,4 @@
-import { el, clear, formatInt } from "../dom";
+import { el, clear, counted, formatInt } from "../dom";
 import { cellName, tilePicture } from "./picture";
 import type { ViewState, ViewTile } from "./state";
 
@@ -71,14 +71,20 @@ export function renderPanels(p: Panels, state: ViewState): void {
 
   p.canvas.setAttribute(
     "aria-label",
-    `Map of the neighbourhood: ${state.tiles.size} tiles in reach, ${mine.length} solved by this agent, ${frontier.length} on the frontier, ${rejected.length} rejected cells. The lists below say the same.`,
+    `Map of the neighbourhood: ${counted(state.tiles.size, "tile")} in reach, ${mine.length} solved by this agent, ${frontier.length} on the frontier, ${counted(rejected.length, "rejected cell")}. The lists below say the same.`,
   );
 }
 
 /** The tile under the pointer or the focused canvas, in words (WCAG: the canvas's details as text). */
-export function tileWords(tile: ViewTile | null, state: ViewState): string {
-  if (!tile) return "Point at a tile, or focus the map and use the arrow keys to pan.";
+export function tileWords(tile: ViewTile | null, state: ViewState, cell: { x: number; y: number } | null = null): string {
+  if (!tile) return "No tile here. Point at a tile, or focus the map and use the arrow keys to pan.";
   const who = tile.status === "solved" && tile.agent ? ` by ${tile.agent === state.agent ? "this agent" : tile.agent}` : "";
   const where = state.frontier.includes(tile.id) ? ", on the frontier" : "";
-  return `Tile ${tile.id}: ${tile.status}${who}${where}; ${tile.w} × ${tile.h} at (${tile.x0},${tile.y0}), ${tile.cells} cells.`;
+  let at = "";
+  if (cell && state.G) {
+    const id = cell.y * state.G + cell.x;
+    const v = state.known.get(id);
+    at = ` Cell (${cell.x},${cell.y}): ${state.rejected.has(id) && v === undefined ? "rejected" : v === undefined ? "unknown" : v}.`;
+  }
+  return `Tile ${tile.id}: ${tile.status}${who}${where}; ${tile.w} × ${tile.h} at (${tile.x0},${tile.y0}), ${tile.cells} cells.${at}`;
 }
