@@ -19,6 +19,8 @@ const baseUrl = inject("baseUrl");
 const browser = browserPerFile();
 const VIEW = "ui://mosaic/field";
 const VIEW_TOOLS = ["join", "observe", "reveal", "commit"];
+/** Conditions are awaited, never timed: a loaded machine only makes them slower. */
+const WAIT = { timeout: 60_000, interval: 50 };
 const UI_CAPABILITY = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 
 /** An SDK v2 client on the 2026-07-28 revision (or the 2025 handshake), sending the machine's token; `ui` advertises MCP Apps. */
@@ -115,6 +117,7 @@ describe("the field view in an MCP Apps host", () => {
 
     const context = await browser().newContext({ viewport: PHONE, deviceScaleFactor: 1 });
     page = await context.newPage();
+    page.setDefaultTimeout(60_000);
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
@@ -122,8 +125,13 @@ describe("the field view in an MCP Apps host", () => {
     page.on("request", (r) => {
       if (r.frame() !== page.mainFrame()) frameRequests.push(r.url());
     });
+    // The host holds the view's calls until the test lets them through: what the view shows
+    // before that comes from the handed result alone.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
     await page.exposeFunction("hostCallTool", async (params: { name: string; arguments?: Record<string, unknown> }) => {
       forwarded.push(params);
+      await gate;
       return forView(await client.callTool(params));
     });
     await page.goto(host.url);
@@ -158,7 +166,9 @@ describe("the field view in an MCP Apps host", () => {
     }, [tile.x0 + tile.w / 2, tile.y0 + tile.h / 2]);
     expect(pixel).not.toEqual([0x0d, 0x0f, 0x14]);
     expect(pixel).not.toEqual([0x15, 0x19, 0x22]);
-    await expect.poll(() => frame.textContent("[data-list=frontier]")).toContain(String(seed));
+    await expect.poll(() => frame.textContent("[data-list=frontier]"), WAIT).toContain(String(seed));
+    expect(await frame.evaluate(() => window.mosaicView!.state.G)).toBeNull();
+    release();
 
     // The view refreshed itself with observe {game_id, agent} through the host: it now knows G.
     await frame.waitForFunction(() => window.mosaicView!.state.G === 11);
@@ -180,19 +190,19 @@ describe("the field view in an MCP Apps host", () => {
     const cells = open.map((c) => [c, c === wrong ? 1 - field.solution[c] : field.solution[c]]);
     const committed = await act("commit", { game_id: gameId, agent, expected_revision: rs.revision, cells, intent: "one wrong on purpose" });
     expect((committed.structuredContent as { rejected: Array<{ id: number }> }).rejected.map((r) => r.id)).toContain(wrong);
-    await expect.poll(() => frame.textContent("[data-list=rejected]")).toContain(`(${wrong % 11},${Math.floor(wrong / 11)})`);
+    await expect.poll(() => frame.textContent("[data-list=rejected]"), WAIT).toContain(`(${wrong % 11},${Math.floor(wrong / 11)})`);
     expect(await frame.evaluate((c) => window.mosaicView!.state.rejected.has(c), wrong)).toBe(true);
-    await expect.poll(() => frame.evaluate(() => window.mosaicView!.state.revision)).toBe((committed.structuredContent as { revision: number }).revision);
+    await expect.poll(() => frame.evaluate(() => window.mosaicView!.state.revision), WAIT).toBe((committed.structuredContent as { revision: number }).revision);
 
     // The map's text equivalent: focused from the keyboard, it names the tile and cell at its centre.
     await frame.focus("#field");
-    await expect.poll(() => frame.textContent("#tile-under")).toMatch(/^Tile \d+: (hidden|revealed|solved).* Cell \(\d+,\d+\): (0|1|unknown|rejected)\.$/);
+    await expect.poll(() => frame.textContent("#tile-under"), WAIT).toMatch(/^Tile \d+: (hidden|revealed|solved).* Cell \(\d+,\d+\): (0|1|unknown|rejected)\.$/);
     expect(await frame.getAttribute("#field", "aria-label")).toMatch(/\b1 rejected cell\b/);
 
     // The Refresh button calls observe again through the bridge.
     const observes = forwarded.filter((c) => c.name === "observe").length;
     await frame.click("#refresh");
-    await expect.poll(() => forwarded.filter((c) => c.name === "observe").length).toBeGreaterThan(observes);
+    await expect.poll(() => forwarded.filter((c) => c.name === "observe").length, WAIT).toBeGreaterThan(observes);
     // The view never writes.
     expect(forwarded.map((c) => c.name).filter((n) => n !== "observe")).toEqual([]);
 
@@ -204,7 +214,7 @@ describe("the field view in an MCP Apps host", () => {
     // The spectator link names the field on the server's origin, and opens through the host.
     expect(await frame.getAttribute("#spectator", "href")).toBe(`${new URL(baseUrl).origin}/?game=${gameId}`);
     await frame.click("#spectator");
-    await expect.poll(() => page.evaluate(() => window.host.opened)).toEqual([`${new URL(baseUrl).origin}/?game=${gameId}`]);
+    await expect.poll(() => page.evaluate(() => window.host.opened), WAIT).toEqual([`${new URL(baseUrl).origin}/?game=${gameId}`]);
 
     // It follows the host's theme.
     const light = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
