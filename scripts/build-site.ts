@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, resolve } from "node:path";
+import { buildView } from "./build-view";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,6 +34,8 @@ export async function buildSite(options: { minify?: boolean } = {}): Promise<{ b
   const workerBytes = await bundle("replay/audit-worker.ts", "audit-worker.js", "iife", minify);
   // The sign-in consent page's script (served with the page the Worker renders at /oauth/authorize).
   await bundle("signin/main.ts", "signin.js", "esm", minify);
+  // The MCP Apps view (ui://mosaic/field): one self-contained HTML document (scripts/build-view.ts).
+  await buildView({ minify });
   return { bytes, workerBytes };
 }
 

@@ -6,6 +6,7 @@ import { SERVER_NAME } from "./server-name";
 import { registerTools } from "./tools";
 import { reportInvalidArguments } from "./tools/invalid-arguments";
 import { sdkRegistrar } from "./tools/registrar";
+import { registerFieldView } from "./view/field-view";
 
 export { SERVER_NAME };
 export const SERVER_VERSION: string = pkg.version;
@@ -41,6 +42,7 @@ export function buildServer(ctx: ToolContext): McpServer {
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, cacheHints: CACHE_HINTS },
   );
   registerResources(server);
+  registerFieldView(server, ctx);
   reportInvalidArguments(server);
   registerTools(sdkRegistrar(server), ctx);
   return server;

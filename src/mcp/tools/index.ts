@@ -9,6 +9,7 @@ import { registerStartMosaic } from "./start-mosaic";
 import type { ToolRegistrar } from "./registrar";
 import { meteredRegistrar } from "../usage-meter";
 import { guardedRegistrar } from "./failure-guard";
+import { withFieldView } from "../view/field-view";
 
 /**
  * Every tool of the MCP surface (SPEC §6), registered per request (each handler closes over the
@@ -18,7 +19,8 @@ import { guardedRegistrar } from "./failure-guard";
 export function registerTools(registrar: ToolRegistrar, ctx: ToolContext): void {
   // Calls and bytes per machine for the analysis (src/mcp/usage-meter.ts).
   // Failures under a tool answer as the tool error `unavailable` (failure-guard.ts).
-  const tools = guardedRegistrar(meteredRegistrar(registrar, ctx), ctx);
+  // join, observe, reveal and commit link to the MCP Apps view (SPEC §6.2; listing metadata only).
+  const tools = guardedRegistrar(meteredRegistrar(withFieldView(registrar), ctx), ctx);
   registerListGames(tools, ctx);
   registerStartMosaic(tools, ctx);
   registerJoin(tools, ctx);

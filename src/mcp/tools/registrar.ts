@@ -7,6 +7,8 @@ export interface ToolConfig<S extends z.ZodType> {
   description: string;
   inputSchema: S;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** Listing metadata: the MCP Apps view a tool's answers are drawn in (src/mcp/view/field-view.ts). */
+  _meta?: { ui?: { resourceUri: string } } & Record<string, unknown>;
 }
 
 /** A tool's handler for one request: arguments already validated by its schema. */
