@@ -99,8 +99,8 @@ describe("tool errors (SPEC §6.1)", () => {
     expect(result.isError).toBe(true);
     const error = { code: "conflict", message: "Tile 12 changed since revision 4; observe and retry.", revision: 9 };
     expect(result.structuredContent).toEqual({ error });
-    // A model that reads only the text gets the message on the first line and the code on the second.
-    expect(result.content).toEqual([{ type: "text", text: `${error.message}\n${JSON.stringify({ error })}` }]);
+    // A model that reads only the text gets the message, and nothing twice (SPEC §6 "What a model reads"); programs read the code.
+    expect(result.content).toEqual([{ type: "text", text: error.message }]);
   });
 });
 

@@ -32,16 +32,14 @@ export function registerListGames(tools: ToolRegistrar, ctx: ToolContext): void 
   );
 }
 
+/** One summary line, then a line per game shown (newest first), each with the field's rules. */
 function summarise(games: GameSummary[]): string {
   if (games.length === 0) return "No games yet.";
-  const shown = games
-    .slice(0, SUMMARY_GAMES)
-    .map((g) => {
-      // The field's rules, when the summary carries them (read defensively: older summaries have none).
-      const rules = rulesLine((g as { rules?: unknown }).rules);
-      return `${g.game_id} (${g.status}, G=${g.G}, ${counted(g.agents_total, "agent")}, rev ${g.revision}${rules ? `; ${rules}` : ""})`;
-    })
-    .join("; ");
-  const more = games.length > SUMMARY_GAMES ? `; +${games.length - SUMMARY_GAMES} more` : "";
-  return `${counted(games.length, "game")}: ${shown}${more}.`;
+  const more = games.length > SUMMARY_GAMES ? ` (the newest ${SUMMARY_GAMES} below)` : "";
+  const shown = games.slice(0, SUMMARY_GAMES).map((g) => {
+    // The field's rules, when the summary carries them (read defensively: older summaries have none).
+    const rules = rulesLine((g as { rules?: unknown }).rules);
+    return `${g.game_id}: ${g.status}, G=${g.G}, ${counted(g.agents_total, "agent")}, revision ${g.revision}${rules ? `; ${rules}` : ""}`;
+  });
+  return [`${counted(games.length, "game")}${more}, newest first:`, ...shown].join("\n");
 }
