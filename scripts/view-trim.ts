@@ -44,6 +44,17 @@ function lazySpecRegistry(source: string): string {
 }
 
 /**
+ * Module-level constants the SDK computes from other values (key lists, sets, an accessor, a
+ * function with attached helpers, a bundled CommonJS module's lazy init) are free of side effects but read as calls; marked pure, the
+ * ones only unused code needs (elicitation and JSON Schema helpers) drop out with it.
+ */
+function pureInitializers(source: string): string {
+  return source
+    .replace(/__toESM\((?=require_\w+\(\))/g, "__toESM(/* @__PURE__ */ ")
+    .replace(/^(const [\w$]+ = )(?=(?:Object\.(?:keys|assign)|new Set|requestStateAccessor)\()/gm, "$1/* @__PURE__ */ ");
+}
+
+/**
  * zod classic wires JSON Schema generation (~21 KB minified) into every schema type. The view
  * never turns a schema into JSON Schema (it registers no app tools), so inside zod's classic
  * API those modules are replaced by stubs that throw if reached; `aggregateChecks`, which the
@@ -68,7 +79,7 @@ export const trimViewDependencies: Plugin = {
   name: "trim-view-dependencies",
   setup(b) {
     b.onLoad({ filter: /\/node_modules\/@modelcontextprotocol\/.*\.m?js$/ }, async (args) => {
-      const contents = lazySpecRegistry(namespaceZod(await readFile(args.path, "utf8")));
+      const contents = pureInitializers(lazySpecRegistry(namespaceZod(await readFile(args.path, "utf8"))));
       return { contents, loader: "js", resolveDir: dirname(args.path) };
     });
     // zod's classic types reach its helpers through the `util` namespace re-exported by core's
