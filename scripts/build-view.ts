@@ -48,7 +48,7 @@ export async function buildView(options: { minify?: boolean } = {}): Promise<Vie
   let dependencyScriptBytes = 0;
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [path, input] of Object.entries(output.inputs)) {
-      if (path.includes("node_modules/")) dependencyScriptBytes += input.bytesInOutput;
+      if (path.includes("node_modules/") || path.startsWith("view-stub:")) dependencyScriptBytes += input.bytesInOutput;
       else ownScriptBytes += input.bytesInOutput;
     }
   }
