@@ -45,8 +45,9 @@ function lazySpecRegistry(source: string): string {
 
 /**
  * Module-level constants the SDK computes from other values (key lists, sets, an accessor, a
- * function with attached helpers, a bundled CommonJS module's lazy init) are free of side effects but read as calls; marked pure, the
- * ones only unused code needs (elicitation and JSON Schema helpers) drop out with it.
+ * function with attached helpers, a bundled CommonJS module's lazy init) are free of side
+ * effects but read as calls; marked pure, the ones only unused code needs (elicitation and
+ * JSON Schema helpers) drop out with it.
  */
 function pureInitializers(source: string): string {
   return source
@@ -55,7 +56,7 @@ function pureInitializers(source: string): string {
 }
 
 /**
- * zod classic wires JSON Schema generation (~21 KB minified) into every schema type. The view
+ * zod classic wires JSON Schema generation (~19 KB minified) into every schema type. The view
  * never turns a schema into JSON Schema (it registers no app tools), so inside zod's classic
  * API those modules are replaced by stubs that throw if reached; `aggregateChecks`, which the
  * string and number types read for their `format`/bounds getters, stays the real one.
