@@ -34,8 +34,10 @@ console.log(`load average before: ${load()}`);
 const { bytes, ownScriptBytes, dependencyScriptBytes } = await buildView();
 const html = readFileSync(VIEW_OUT, "utf8").replace("__MOSAIC_ORIGIN__", "http://127.0.0.1:8787");
 const gz = gzipSync(html, { level: 9 }).length;
-console.log(`size: ${(bytes / 1024).toFixed(1)} KiB raw, ${(gz / 1024).toFixed(1)} KiB gzip (targets 200 KB, 70 KB)`);
-console.log(`  script: ${(ownScriptBytes / 1024).toFixed(1)} KiB Mosaic's own (the spectator's renderer and the view), ${(dependencyScriptBytes / 1024).toFixed(1)} KiB ext-apps' App with its MCP SDK and zod`);
+const kb = (n: number): string => `${(n / 1000).toFixed(1)} KB (${(n / 1024).toFixed(1)} KiB)`;
+const verdict = (n: number, target: number): string => (n <= target ? "met" : `over by ${((n - target) / 1000).toFixed(1)} KB`);
+console.log(`size: ${kb(bytes)} raw, ${kb(gz)} gzip -9; targets 200 KB raw: ${verdict(bytes, 200_000)}, 70 KB gzip: ${verdict(gz, 70_000)}`);
+console.log(`  script: ${kb(ownScriptBytes)} Mosaic's own (the spectator's renderer and the view), ${kb(dependencyScriptBytes)} ext-apps' App with its MCP SDK and zod`);
 
 // A neighbourhood from a generated G = 60 field, moved to the middle of a G = 1000 one.
 const field = await generateField({ kind: "scatter", G: 60, seed: "bench-view" });

@@ -3,9 +3,11 @@
 // while scripted agents play it, the home page, History, a replay of an archived day, the identity
 // page, an account page and the consent page of a pending sign-in. Each page is checked as it opens
 // and in the states a visitor reaches cheaply (every panel tab, a tile's details, the legend folded
-// or open). A serious or critical violation fails the test; every violation's count is printed.
+// or open), and the MCP Apps view `ui://mosaic/field` in a test host after a played round, in the
+// host's light and dark themes. A serious or critical violation fails the test; every violation's
+// count is printed.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { HistoryTables } from "../../src/history/tables";
 import { blocking, countByImpact, describeViolations, runAxe } from "../support/axe";
 import { createAccount } from "../support/accounts";
@@ -14,6 +16,8 @@ import { syntheticYear } from "../support/history-year";
 import { mintToken, newMachine } from "../support/identity";
 import { McpTeam, newPlayer, startPlaying } from "./play-helpers";
 import { makeArchive } from "./site-archive";
+import { startAppsHost, type AppsHost } from "../support/apps-host/serve";
+import { playForView, type ViewRound } from "./view-round";
 
 const baseUrl = inject("baseUrl");
 const browser = browserPerFile();
@@ -31,7 +35,7 @@ afterAll(() => {
 });
 
 /** Runs axe on the page as it is now; returns the blocking violations' description ("" when none). */
-async function check(page: Page, label: string): Promise<string> {
+async function check(page: Page | Frame, label: string): Promise<string> {
   const all = await runAxe(page);
   const counts = countByImpact(all);
   figures.push(`${label.padEnd(44)} ${Object.keys(counts).length ? JSON.stringify(counts) : "none"}${all.length ? `  [${all.map((v) => `${v.id}×${v.nodes.length}`).join(", ")}]` : ""}`);
@@ -40,7 +44,7 @@ async function check(page: Page, label: string): Promise<string> {
 }
 
 /** Checks the page, then each state `states` leads to in turn; fails listing every blocking violation found. */
-async function checkAll(page: Page, label: string, states: Array<[string, () => Promise<void>]> = []): Promise<void> {
+async function checkAll(page: Page | Frame, label: string, states: Array<[string, () => Promise<void>]> = []): Promise<void> {
   const found = [await check(page, label)];
   for (const [name, reach] of states) {
     await reach();
@@ -244,4 +248,43 @@ describe("the identity, account and consent pages", () => {
       }
     });
   }
+});
+
+describe("the MCP Apps view in a host", () => {
+  let host: AppsHost;
+  let round: ViewRound;
+  beforeAll(async () => {
+    host = await startAppsHost();
+    round = await playForView(baseUrl);
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  for (const vp of VIEWPORTS)
+    for (const theme of ["light", "dark"] as const) {
+      it(`after join, reveal, a commit with a rejected cell and observe, has no serious violation (${vp.name}, ${theme})`, async () => {
+        const context = await browser().newContext(vp.options);
+        try {
+          const page = await context.newPage();
+          const errors: string[] = [];
+          page.on("pageerror", (e) => errors.push(e.message));
+          // The view's own refresh gets the round's observe answer, as a host forwarding it would.
+          await page.exposeFunction("hostCallTool", async () => round.results.at(-1)!.result);
+          await page.goto(host.url);
+          await page.waitForSelector("body[data-ready]", { state: "attached" });
+          await page.evaluate(([html, t]) => window.host.load(html, { connectDomains: [], resourceDomains: [] }, t), [round.html, theme] as const);
+          const frame = page.frames().find((f) => f !== page.mainFrame())!;
+          for (const { args, result } of round.results) await page.evaluate(([a, r]) => window.host.send(a, r), [args, result] as const);
+          await frame.waitForFunction((n) => (window as unknown as { mosaicView: { results: number } }).mosaicView.results >= n, round.results.length);
+          await expect.poll(() => frame.textContent("[data-list=rejected]"), { timeout: 30_000 }).toContain(round.rejectedAt);
+          await expect.poll(() => frame.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+          await expect.poll(() => frame.textContent("#note"), { timeout: 30_000 }).toMatch(/^Refreshed/);
+          await checkAll(frame, `MCP Apps view, ${vp.name}, ${theme}`);
+          expect(errors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
 });
