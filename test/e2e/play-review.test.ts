@@ -187,7 +187,7 @@ async function play(client: McpClient, gameId: string, field: Field): Promise<vo
   // join
   const joined = okAnswer(await call("join", { model: "review" }));
   expect(okAnswer(await client.callTool("list_games")).games).toBeDefined();
-  expect((await client.callTool("list_games")).text).toContain(`${gameId} (playing, G=${field.G}, 1 agent, `);
+  expect((await client.callTool("list_games")).text).toContain(`${gameId}: playing, G=${field.G}, 1 agent, revision 1; rules: guess accept, depth 0, fog off`);
   expectFields(joined, ["agent", "seed_tile", "seed", "revision", "verified", "harness", "harness_source"]);
   const agent = joined.agent as string;
   const seed = joined.seed as { id: number; x0: number; y0: number; w: number; h: number; rects: unknown; cells: number; m: number };

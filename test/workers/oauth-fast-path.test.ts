@@ -6,10 +6,9 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messageOf } from "../support/mcp-wire";
-import { waitPlaying } from "./game-helpers";
-import { machine, mint, type Machine } from "./identity-helpers";
+import { machine, type Machine } from "./identity-helpers";
 import { grantsBody, revokeBody } from "./oauth-grant-requests";
-import { codeFor, exchange, fetchAt, LOCAL, signedInCall, token } from "./oauth-helpers";
+import { codeFor, exchange, fetchAt, LOCAL, playingField, signedInCall, token } from "./oauth-helpers";
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -21,19 +20,6 @@ async function tool(accessToken: string, name: string, args: Record<string, unkn
   const challenge = res.headers.get("www-authenticate");
   if (res.status !== 200) return { status: res.status, challenge };
   return { status: 200, result: (await messageOf(res)).result as ToolResult, challenge };
-}
-
-/** A playing field, started over /mcp with a bearer token of another machine. */
-async function playingField(): Promise<string> {
-  const starter = await mint(await machine());
-  const res = await fetchAt(`${LOCAL}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${starter}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "start_mosaic", arguments: { kind: "scatter", G: 24 } } }),
-  });
-  const gameId = String(((await messageOf(res)).result as ToolResult).structuredContent?.game_id);
-  await waitPlaying(env.FIELDS.getByName(gameId));
-  return gameId;
 }
 
 interface SignedIn {

@@ -1,5 +1,8 @@
 // The OAuth dance of the signed-in URL (SPEC §8.1) as raw HTTP inside workerd, for the refusal tests.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { messageOf } from "../support/mcp-wire";
+import { waitPlaying } from "./game-helpers";
+import { machine, mint } from "./identity-helpers";
 import { toBase64Url } from "../../src/text/encoding";
 import type { Machine } from "./identity-helpers";
 
@@ -91,4 +94,17 @@ export function signedInCall(origin: string, accessToken: string | undefined, me
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   return fetchAt(`${origin}/mcp/signed-in`, { method: "POST", headers, body: JSON.stringify(message) });
+}
+
+/** A playing field, started over /mcp with a bearer token of another machine. */
+export async function playingField(): Promise<string> {
+  const starter = await mint(await machine());
+  const res = await fetchAt(`${LOCAL}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${starter}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "start_mosaic", arguments: { kind: "scatter", G: 24 } } }),
+  });
+  const gameId = String(((await messageOf(res)).result as { structuredContent?: Record<string, unknown> }).structuredContent?.game_id);
+  await waitPlaying(env.FIELDS.getByName(gameId));
+  return gameId;
 }
