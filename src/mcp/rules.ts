@@ -58,7 +58,7 @@ ERRORS
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */
 export const RULES_NOTES = `PICTURES
-- reveal, join and observe draw tiles as pictures, in the text and in structuredContent.pictures {tile id: picture}. The rows starting x are a ruler: read a column top-down for its x (rows 1/2/7 = x 127). Each row after starts y=N. One cell every 2 characters: 0 1 known, . unknown; o i : are 0 1 unknown on a cell shared with another tile (where its solutions differ); blank = not in the tile. A line is an unbroken run of cells along a row or a column: its length is its cell count.
+- reveal, join and observe draw tiles as pictures, in the text and in structuredContent.pictures {tile id: picture}. The rows starting x are a ruler: read a column top-down for its x (rows 1/2/7 = x 127). Each row after starts y=N. One cell every 2 characters: 0 1 known, . unknown; o i : are 0 1 unknown on a cell shared with another tile (where its solutions differ); blank = not in the tile. A line is an unbroken run of cells along a row or a column: its length is its cell count. After | on a row: each unfinished line of that row as length:1s still needed/0s still needed (balance: a line holds length/2 of each). Under the grid, rows 1s and 0s give the same for each column, in its column (- complete; * a column of several lines, spelled out on the cols line as x=N length:1s/0s). These are counts of what is known, never which cell takes which value.
 
 STARTING FIELDS
 - start_mosaic accepts every argument with every kind; those the kind does not use are listed in ignored. tags on join: {name: value}.

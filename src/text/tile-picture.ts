@@ -41,16 +41,20 @@ const VALUE_OF: Record<string, { v: -1 | 0 | 1; shared: boolean }> = {
 
 /** The legend, one line: said once per answer and in the rules. */
 export const PICTURE_LEGEND =
-  "picture: row label y=N; ruler rows x read top-down give each column's x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile";
+  "picture: row label y=N; ruler rows x read top-down give each column's x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile; " +
+  "after | each unfinished line of the row as length:1s needed/0s needed; rows 1s and 0s: what each column still needs (- done, * several lines: see cols)";
 
 /**
  * Draws a tile: ruler rows (`x` then, per digit of the largest x, that digit of each column's x,
  * read top to bottom), then one row per y of the box (`y=N`), a cell every two characters so each
- * column stands alone; trailing blanks are trimmed.
+ * column stands alone, then after `|` what each unfinished line of the row still needs; under
+ * the grid, rows `1s` and `0s` with what each column still needs. Counting a line's 1s and 0s by eye was the players'
+ * main source of wrong cells; the counts are bookkeeping, never which cell takes which value.
  */
 export function drawTile(shape: PictureShape, value: (x: number, y: number) => -1 | 0 | 1, shared: (x: number, y: number) => boolean): string {
   const { x0, y0, w, h } = shape;
   const inside = insideMask(shape);
+  const at = (i: number, j: number): -1 | 0 | 1 => value(x0 + i, y0 + j);
   const label = Math.max(1, `y=${y0 + h - 1}`.length);
   const digits = String(x0 + w - 1).length;
   const lines: string[] = [];
@@ -63,14 +67,62 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
     const row: string[] = [];
     for (let i = 0; i < w; i++) {
       if (!inside[j * w + i]) row.push(" ");
-      else {
-        const v = value(x0 + i, y0 + j);
-        row.push((shared(x0 + i, y0 + j) ? SHARED : OWN)[v]);
-      }
+      else row.push((shared(x0 + i, y0 + j) ? SHARED : OWN)[at(i, j)]);
     }
-    lines.push(`${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`.trimEnd());
+    const needs = lineNeeds(w, (i) => inside[j * w + i] === 1, (i) => at(i, j))
+      .filter((n) => n.open)
+      .map((n) => n.text);
+    const cells = `${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`;
+    lines.push(needs.length ? `${cells.padEnd(label + 2 * w)} | ${needs.join(" ")}` : cells.trimEnd());
   }
+  // Columns: what each needs, under its own column (a line holds at most 9 of a value); a column
+  // of several lines is starred there and spelled out on a `cols` line.
+  const ones: string[] = [];
+  const zeros: string[] = [];
+  const several: string[] = [];
+  for (let i = 0; i < w; i++) {
+    const needs = lineNeeds(h, (j) => inside[j * w + i] === 1, (j) => at(i, j));
+    const open = needs.filter((n) => n.open);
+    if (needs.length > 1 && open.length) several.push(`x=${x0 + i} ${open.map((n) => n.text).join(" ")}`);
+    const one = needs.length === 1 && open.length === 1 ? open[0] : null;
+    ones.push(one ? String(one.ones) : needs.length > 1 && open.length ? "*" : "-");
+    zeros.push(one ? String(one.zeros) : needs.length > 1 && open.length ? "*" : "-");
+  }
+  if (ones.some((c) => c !== "-")) {
+    lines.push(`${"1s".padEnd(label)} ${ones.join(" ")}`, `${"0s".padEnd(label)} ${zeros.join(" ")}`);
+  }
+  if (several.length) lines.push(`cols ${several.join(", ")}`);
   return lines.join("\n");
+}
+
+/** One line along a row or column: its length and the 1s and 0s it still needs (balance: length/2 of each). */
+interface LineNeed {
+  open: boolean;
+  ones: number;
+  zeros: number;
+  text: string;
+}
+
+/** Every line along one row or column, in order; `open` when it still has an unknown cell. */
+function lineNeeds(n: number, inTile: (k: number) => boolean, v: (k: number) => -1 | 0 | 1): LineNeed[] {
+  const out: LineNeed[] = [];
+  for (let k = 0; k < n; ) {
+    if (!inTile(k)) {
+      k++;
+      continue;
+    }
+    let len = 0;
+    let ones = 0;
+    let zeros = 0;
+    for (; k < n && inTile(k); k++, len++) {
+      const x = v(k);
+      if (x === 1) ones++;
+      else if (x === 0) zeros++;
+    }
+    const need = { ones: len / 2 - ones, zeros: len / 2 - zeros };
+    out.push({ open: ones + zeros < len, ...need, text: `${len}:${need.ones}/${need.zeros}` });
+  }
+  return out;
 }
 
 /** Which cells of the box the tile covers (row-major over the box). */

@@ -109,15 +109,87 @@ describe("tile pictures", () => {
     expect([...seen].sort()).toEqual(["L", "T", "plus", "rect", "ring", "union"]);
   });
 
-  it("draws a ruler a reader can follow, blanks outside the shape, and is found among other lines", () => {
-    // An L at x 98..101 (the ruler crosses 99 → 100), rows 9..10 (labels of two widths).
+  it("draws a ruler a reader can follow, blanks outside the shape, what each line still needs, and is found among other lines", () => {
+    // An L at x 98..101 (the ruler crosses 99 → 100), rows 9..12 (labels of two widths).
     const picture = drawTile(
-      { x0: 98, y0: 9, w: 4, h: 2, rects: [[0, 0, 2, 2], [2, 1, 2, 1]] },
+      { x0: 98, y0: 9, w: 4, h: 4, rects: [[0, 0, 2, 4], [2, 2, 2, 2]] },
       (x, y) => (x === 98 && y === 9 ? 1 : x === 101 ? 0 : -1),
       (x) => x === 99,
     );
-    expect(picture).toBe(["x    0 0 1 1", "x    9 9 0 0", "x    8 9 0 1", "y=9  1 :", "y=10 . : . 0"].join("\n"));
+    expect(picture).toBe(
+      [
+        "x    0 0 1 1",
+        "x    9 9 0 0",
+        "x    8 9 0 1",
+        "y=9  1 :     | 2:0/1",
+        "y=10 . :     | 2:1/1",
+        "y=11 . : . 0 | 4:2/1",
+        "y=12 . : . 0 | 4:2/1",
+        // What each column still needs, under it; column x=101 is complete.
+        "1s   1 2 1 -",
+        "0s   2 2 1 -",
+      ].join("\n"),
+    );
     const text = `tile 3 revealed\n${picture}\nnext: commit\n\nx   5 6\ny=2 1 0`;
-    expect(parsePictures(text).map((p) => [p.x0, p.y0, p.cells.length])).toEqual([[98, 9, 6], [5, 2, 2]]);
+    expect(parsePictures(text).map((p) => [p.x0, p.y0, p.cells.length])).toEqual([[98, 9, 12], [5, 2, 2]]);
+  });
+
+  it("says for every unfinished line of every catalogue shape how many 1s and 0s it still needs, as a reader would count them", () => {
+    const rnd = lcg(11);
+    let checked = 0;
+    for (const { draft } of shapeCatalogue().filter((_, k) => k % 7 === 0)) {
+      const mask = new Uint8Array(draft.w * draft.h);
+      for (const [lx, ly, w, h] of draft.rects) for (let j = ly; j < ly + h; j++) for (let i = lx; i < lx + w; i++) mask[j * draft.w + i] = 1;
+      const values = new Map<string, -1 | 0 | 1>();
+      // Known values as a solution would have them (a checkerboard balances every even line), some left unknown.
+      for (let j = 0; j < draft.h; j++) for (let i = 0; i < draft.w; i++) if (mask[j * draft.w + i]) values.set(`${i},${j}`, rnd(2) === 0 ? -1 : ((i + j) % 2 as 0 | 1));
+      const picture = drawTile({ x0: 0, y0: 0, w: draft.w, h: draft.h, rects: draft.rects }, (x, y) => values.get(`${x},${y}`)!, () => false);
+      const cells = parsePicture(picture).cells;
+      // Counted from the cells read back: runs of consecutive cells along each row and each column.
+      const needs = (line: PictureCell[]): string[] => {
+        const out: string[] = [];
+        let run: PictureCell[] = [];
+        const close = () => {
+          const ones = run.filter((c) => c.v === 1).length;
+          const zeros = run.filter((c) => c.v === 0).length;
+          if (run.length && ones + zeros < run.length) out.push(`${run.length}:${run.length / 2 - ones}/${run.length / 2 - zeros}`);
+          run = [];
+        };
+        for (const c of line) {
+          const last = run.at(-1);
+          const adjacent = last !== undefined && ((c.y === last.y && c.x === last.x + 1) || (c.x === last.x && c.y === last.y + 1));
+          if (!adjacent) close();
+          run.push(c);
+        }
+        close();
+        return out;
+      };
+      const rows = picture.split("\n").filter((l) => l.startsWith("y="));
+      for (let j = 0; j < draft.h; j++) {
+        const said = rows[j].includes("|") ? rows[j].slice(rows[j].indexOf("|") + 2).split(" ") : [];
+        expect(said).toEqual(needs(cells.filter((c) => c.y === j)));
+        checked++;
+      }
+      // Under the grid: 1s and 0s a column still needs (digits under the columns), `*` for a column of
+      // several lines (spelled out on the cols line), `-` for a complete one.
+      const all = picture.split("\n");
+      const at = all[0].search(/\d/);
+      const underRow = (name: string) => all.find((l) => l.startsWith(`${name} `));
+      const colsLine = all.find((l) => l.startsWith("cols ")) ?? "cols ";
+      const spelled = new Map(colsLine.slice(5).split(", ").filter(Boolean).map((e) => [Number(e.slice(2, e.indexOf(" "))), e.slice(e.indexOf(" ") + 1).split(" ")]));
+      for (let i = 0; i < draft.w; i++) {
+        const column = cells.filter((c) => c.x === i).sort((a, b) => a.y - b.y);
+        const open = needs(column);
+        const runs = column.filter((c, k) => k === 0 || c.y !== column[k - 1].y + 1).length;
+        const [ones, zeros] = [underRow("1s")?.[at + 2 * i] ?? "-", underRow("0s")?.[at + 2 * i] ?? "-"];
+        if (open.length === 0) expect([ones, zeros], `column x=${i}`).toEqual(["-", "-"]);
+        else if (runs > 1) {
+          expect([ones, zeros], `column x=${i}`).toEqual(["*", "*"]);
+          expect(spelled.get(i), `column x=${i}`).toEqual(open);
+        } else expect(`${column.length}:${ones}/${zeros}`, `column x=${i}`).toBe(open[0]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
   });
 });
