@@ -1,6 +1,8 @@
 // Cells and tiles named for a model without code (SPEC §6 "What a model reads"): coordinates, never
 // flat ids, and lists cut where they stop being useful (the full lists stay in structuredContent).
 
+import { idList } from "../../text/wording";
+
 export { xy, xyv } from "../../text/coordinates";
 
 /** Items joined by spaces, at most `max` of them, then "and N more". */
@@ -11,9 +13,12 @@ export function capped(items: readonly string[], max: number): string {
 
 /** "12, 15, 19": tile ids, all of them up to `max`. */
 export function tileIds(ids: unknown, max = 20): string {
-  const list = Array.isArray(ids) ? ids.map(String) : [];
-  if (list.length === 0) return "none";
-  return list.length <= max ? list.join(", ") : `${list.slice(0, max).join(", ")} and ${list.length - max} more`;
+  return idList(arr(ids), max);
+}
+
+/** An answer's lines, the absent and empty ones left out. */
+export function lines(...parts: Array<string | null | undefined | false>): string {
+  return parts.filter((p): p is string => typeof p === "string" && p.length > 0).join("\n");
 }
 
 /** An array field of an answer, or an empty one. */

@@ -3,7 +3,7 @@
 // `known.gaps` is for programs only: the pictures carry those values.
 import { counted } from "../../text/wording";
 import { healthText } from "../tools/play-common";
-import { arr, boxText, rulesLine, tileIds } from "./cells";
+import { arr, boxText, lines, rulesLine, tileIds } from "./cells";
 import { LEGEND_LINE, pictureBlock, pictureOf, type TileFacts } from "./pictures";
 
 type Obs = Record<string, unknown>;
@@ -12,9 +12,6 @@ type ListedTile = TileFacts & { id: number; status?: string; agent?: string | nu
 /** Hidden tiles named in the text at most; the rest are counted (all are in structuredContent). */
 const HIDDEN_MAX = 40;
 
-function lines(...parts: Array<string | null | undefined | false>): string {
-  return parts.filter((p): p is string => typeof p === "string" && p.length > 0).join("\n");
-}
 
 /** The text of a playing field's observation; `scope` is what the caller asked for. */
 export function observeText(gameId: string, o: Obs, asAgent: boolean): string {

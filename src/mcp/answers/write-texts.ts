@@ -2,15 +2,12 @@
 // what the model acts on, cells by coordinates, tiles as pictures; the data stays in structuredContent.
 import { named } from "../../text/wording";
 import { healthText } from "../tools/play-common";
-import { arr, capped, commitHint, rulesLine, tileIds, xy, xyv } from "./cells";
+import { arr, capped, commitHint, lines, rulesLine, tileIds, xy, xyv } from "./cells";
 import { LEGEND_LINE, pictureBlock, pictureOf, type TileFacts } from "./pictures";
 
 type Answer = Record<string, unknown>;
 
 /** Lines, the empty ones dropped. */
-function lines(...parts: Array<string | null | undefined | false>): string {
-  return parts.filter((p): p is string => typeof p === "string" && p.length > 0).join("\n");
-}
 
 /** `join`: the summary line, the rules, the seed tile's shape as a picture. */
 export function joinText(summary: string, a: Answer): string {

@@ -9,7 +9,6 @@ import type { ToolContext } from "../context";
 import { toolError, toolOk } from "../results";
 import { deathMargin, marginSentence, type DeathMargin } from "../../referee/health-margin";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "../../referee/limits";
-import { idList } from "../../text/wording";
 import { retryRead } from "../../game/object-failures";
 
 /** Shared plumbing of the play tools: the field's object, answers, and write authorisation. */
@@ -124,10 +123,6 @@ export function noteCaller<T extends { caller?: string } & ({ ok: true } | { ok:
   return outcome;
 }
 
-/** A list of ids from an answer, for its summary line. */
-export function listIds(ids: unknown, max = 8): string {
-  return idList(Array.isArray(ids) ? ids : [], max);
-}
 
 /**
  * A health report as one short sentence for a text answer (SPEC §4.8: commit and observe answers

@@ -1,5 +1,6 @@
 import { el, clear, counted, formatInt } from "../dom";
-import { cellName, tilePicture } from "./picture";
+import { xy } from "../../text/coordinates";
+import { tilePicture } from "./picture";
 import type { ViewState, ViewTile } from "./state";
 
 /** The view's text: the header figures, the last tile's picture and the lists (the canvas's text equivalent). */
@@ -56,7 +57,7 @@ export function renderPanels(p: Panels, state: ViewState): void {
 
   const mine = territory(state).map((t) => String(t.id));
   const frontier = state.frontier.map(String);
-  const rejected = G ? [...state.rejected].sort((a, b) => a - b).map((c) => cellName(c, G)) : [...state.rejected].map(String);
+  const rejected = G ? [...state.rejected].sort((a, b) => a - b).map((c) => xy(c, G)) : [...state.rejected].map(String);
   const known = state.known.size;
   clear(p.lists);
   for (const [label, text] of [

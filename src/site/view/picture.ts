@@ -29,8 +29,3 @@ export function tilePicture(last: LastTile, G: number, known: ReadonlyMap<number
   }
   return rows.join("\n");
 }
-
-/** A cell id as the answers name it: `(x,y)`. */
-export function cellName(cell: number, G: number): string {
-  return `(${cell % G},${Math.floor(cell / G)})`;
-}

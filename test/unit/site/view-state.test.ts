@@ -2,7 +2,8 @@
 // last tile's picture: what the view draws and lists comes from here.
 import { describe, expect, it } from "vitest";
 import { applyResult, applyToolInput, emptyState, fieldSize, toolOfResult } from "../../../src/site/view/state";
-import { cellName, tilePicture } from "../../../src/site/view/picture";
+import { tilePicture } from "../../../src/site/view/picture";
+import { xy } from "../../../src/text/coordinates";
 
 const G = 20;
 const seed = { id: 3, x0: 4, y0: 2, w: 3, h: 2, rects: [[0, 0, 3, 1], [1, 1, 2, 1]], cells: 5, m: 2 };
@@ -68,6 +69,6 @@ describe("the view's state", () => {
     s = applyResult(s, { tile: 3, x0: 4, y0: 2, w: 3, h: 2, rects: seed.rects, cells: 5, m: 2, givens: [[2 * G + 6, 1]], seam: [], solved: [], revision: 10 });
     s.rejected.add(3 * G + 5);
     expect(tilePicture(s.lastTile!, G, s.known, s.rejected)).toBe(["  456", "2 101", "3  x."].join("\n"));
-    expect(cellName(3 * G + 5, G)).toBe("(5,3)");
+    expect(xy(3 * G + 5, G)).toBe("(5,3)");
   });
 });
