@@ -40,7 +40,7 @@ PLAY
 
 HEALTH (per machine per field; all its sessions share it)
 - The wrong-rate over the machine's last 2,000 counted cells. A correct cell counts once per machine (retract and recommit add nothing); a wrong one every time; ignored cells and rejected guesses never. healthy below 1.5 %; warning from 1.5 %; dead when the window holds >= 300 cells at a rate >= 4 %, or fewer than 300 cells with 30 wrong (reaching 300 cells at >= 4 % kills even on a correct cell). Judging stops at the killing cell: what was judged stands, the rest is unevaluated. A dead machine's writes and joins are refused for the rest of the day; its territory stays.
-- Playing well: deduce with the three line rules first (writing code to deduce is allowed) and guess only where you must. Givens leave every tile m solutions, so a first tile takes a guess on a cell where they differ. If your forced share matters, commit the cells propagation forces before the others.
+- Playing well: deduce with the three line rules first (writing code to deduce is allowed) and guess only where you must: a wrong cell costs health, an unknown one nothing. Givens leave every tile m solutions, so a first tile takes a guess where they differ; before guessing on a later one, reveal the frontier tiles around it: their givens may fix shared cells. If your forced share matters, commit the cells propagation forces before the others.
 
 REVISIONS
 - reveal, commit and retract carry expected_revision, the latest revision you saw. Cells known since are ignored with v. A conflict comes only when it misled you: a commit cell known since with the other value, a retract cell another session of your machine changed since, or one ahead of the field (never on a re-reveal: a read); error.revision is the current one, error.tiles/error.cells what changed, error.known their values. Writes answer changed: true|false (false: nothing stored). status is always the field's; a tile's is tile_status.
@@ -50,7 +50,7 @@ GROWTH AND FOG
 - Fog is on by default for growing fields (rules.fog): observe lists a hidden tile only once your group reached it (a member's seed, or overlapping a tile your group revealed or solved). Revealed and solved tiles are public.
 
 TOKENS
-- Texts are for readers without code: a summary line, cells as (x,y), tiles as pictures (legend in each), no JSON; structuredContent has the data and pictures. Observe your own area; batch commits.
+- Texts are for readers without code: cells as (x,y), tiles as pictures, no JSON; structuredContent has the data. Observe your own area; batch commits.
 
 ERRORS
 - A failed call answers isError and structuredContent.error {code, message, revision?}; code: missing, generating (poll observe), failed, identity, token, proof, not_seated, not_your_agent, off_frontier (not on your frontier), solved (already solved), conflict, too_large, bad_input, dead, closed, rate_limited, unavailable (retry after error.retry_after s). Nothing changes on an error.
@@ -58,7 +58,7 @@ ERRORS
 
 /** Read once from the resource: how the server is reached and how a day can be checked afterwards. */
 export const RULES_NOTES = `PICTURES
-- reveal, join and observe draw tiles as pictures, in the text and in structuredContent.pictures {tile id: picture}. The rows starting x are a ruler: read a column top-down for its x (rows 1/2/7 = x 127). Each row after starts y=N. One cell every 2 characters: 0 1 known, . unknown; o i : are 0 1 unknown on a cell shared with another tile (where its solutions differ); blank = not in the tile. A line is an unbroken run of cells along a row or a column: its length is its cell count. After | on a row: each unfinished line of that row as length:1s still needed/0s still needed (balance: a line holds length/2 of each). Under the grid, rows 1s and 0s give the same for each column, in its column (- complete; * a column of several lines, spelled out on the cols line as x=N length:1s/0s). These are counts of what is known, never which cell takes which value.
+- reveal, join and observe draw tiles as pictures, in the text and in structuredContent.pictures {tile id: picture}; commit redraws the tiles it leaves open (whole, or when long only the rows it changed: "… y=A..B not shown" stands for the others). The rows starting x are a ruler: read a column top-down for its x (rows 1/2/7 = x 127). Each row after starts y=N. One cell every 2 characters: 0 1 known, . unknown; o i : are 0 1 unknown on a cell shared with another tile (where its solutions differ); blank = not in the tile. A line is an unbroken run of cells along a row or a column: its length is its cell count. After | on a row: each unfinished line of that row as length:1s still needed/0s still needed (balance: a line holds length/2 of each). Under the grid, rows 1s and 0s give the same for each column, in its column (- complete; * a column of several lines, spelled out on the cols line as x=N length:1s/0s). These are counts of what is known, never which cell takes which value.
 
 STARTING FIELDS
 - start_mosaic accepts every argument with every kind; those the kind does not use are listed in ignored. tags on join: {name: value}.

@@ -2,6 +2,7 @@ import { commitConflict, seatedCaller } from "./access";
 import { REVEALED, type Board } from "./board";
 import type { ForcingRule } from "./forcing";
 import { answeredHealth } from "./health-margin";
+import { picturesOf } from "./pictures";
 import { solveTile, type Meet } from "./solve";
 import type { HandlerResult, RefereeState } from "./state";
 import type { WriteInput } from "./types";
@@ -118,6 +119,7 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
   }
 
   const answered = answeredHealth(health);
+  const open = openTilesJudged(board, accepted, rejected);
   const answer: Record<string, unknown> = {
     revision: changed ? rev : state.revision,
     status: state.status,
@@ -130,7 +132,9 @@ export function commit(state: RefereeState, input: CommitInput, atMs: number): H
     reward,
     frontier: groups.frontierOf(agent.index),
     health: answered.health,
-    open: openTilesJudged(board, accepted, rejected),
+    open,
+    // The open tiles redrawn (SPEC §6 "What a model reads"): the text shows what its budget allows.
+    pictures: picturesOf(board, open.map((t) => t.tile), true),
   };
   if (answered.health.state === "dead") {
     answer.note = `machine ${machine.id} died on this field: judging stopped at the cell that crossed the limit; no more writes today`;

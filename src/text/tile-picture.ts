@@ -154,14 +154,20 @@ export function parsePicture(text: string): PictureTile {
   for (let i = 1; i < w; i++) if (xs[i] !== xs[0] + i) throw new Error(`ruler column ${i} reads x=${xs[i]}, expected ${xs[0] + i}`);
   const cells: PictureCell[] = [];
   let y0 = -1;
-  let h = 0;
+  let last = -1;
+  let skipped = false; // a `… not shown` line stands for rows left out, so the next row may jump
   for (; k < lines.length; k++) {
+    if (lines[k].startsWith(SKIP_MARK)) {
+      skipped = true;
+      continue;
+    }
     const m = /^y=(\d+)/.exec(lines[k]);
     if (!m) break;
     const y = Number(m[1]);
     if (y0 < 0) y0 = y;
-    if (y !== y0 + h) throw new Error(`row y=${y} out of order`);
-    h++;
+    else if (skipped ? y <= last : y !== last + 1) throw new Error(`row y=${y} out of order`);
+    last = y;
+    skipped = false;
     const line = lines[k];
     for (let i = 0; i < w; i++) {
       const ch = line[at + 2 * i];
@@ -171,8 +177,42 @@ export function parsePicture(text: string): PictureTile {
       cells.push({ x: xs[i], y, ...read });
     }
   }
-  if (h === 0) throw new Error("no rows (y=…) under the ruler");
-  return { x0: xs[0], y0, w, h, cells };
+  if (y0 < 0) throw new Error("no rows (y=…) under the ruler");
+  return { x0: xs[0], y0, w, h: last - y0 + 1, cells };
+}
+
+/** How a picture marks rows it leaves out (`pictureRows`): "… y=5..9 not shown". */
+const SKIP_MARK = "…";
+
+/**
+ * A picture cut to the rows `keep` names: the ruler and the column counts stay (they are the
+ * whole tile's), each run of rows left out becomes one "… y=A..B not shown" line. Null when no
+ * row is kept. A commit's answer redraws only the rows it changed, so it stays short.
+ */
+export function pictureRows(picture: string, keep: (y: number) => boolean): string | null {
+  const out: string[] = [];
+  let kept = 0;
+  let gap: [number, number] | null = null;
+  const closeGap = (): void => {
+    if (gap) out.push(`${SKIP_MARK} y=${gap[0] === gap[1] ? gap[0] : `${gap[0]}..${gap[1]}`} not shown`);
+    gap = null;
+  };
+  for (const line of picture.split("\n")) {
+    const m = /^y=(\d+)/.exec(line);
+    if (!m) {
+      closeGap();
+      out.push(line);
+      continue;
+    }
+    const y = Number(m[1]);
+    if (keep(y)) {
+      closeGap();
+      out.push(line);
+      kept++;
+    } else gap = gap ? [gap[0], y] : [y, y];
+  }
+  closeGap();
+  return kept === 0 ? null : out.join("\n");
 }
 
 /** Every picture in a text (an answer may hold several), in order. */

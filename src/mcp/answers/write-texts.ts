@@ -3,11 +3,10 @@
 import { named } from "../../text/wording";
 import { healthText } from "../tools/play-common";
 import { arr, capped, commitHint, lines, rulesLine, tileIds, xy, xyv } from "./cells";
+import { parsePicture, pictureRows } from "../../text/tile-picture";
 import { LEGEND_LINE, pictureBlock, pictureOf, type TileFacts } from "./pictures";
 
 type Answer = Record<string, unknown>;
-
-/** Lines, the empty ones dropped. */
 
 /** `join`: the summary line, the rules, the seed tile's shape as a picture. */
 export function joinText(summary: string, a: Answer): string {
@@ -93,7 +92,7 @@ export function commitText(a: Answer): string {
     .join("; ");
   const meets = arr<{ with?: unknown[] }>(a.meets);
   const openTiles = arr<{ tile: number; unknown: number; cells?: number[] }>(a.open);
-  return lines(
+  const before = [
     head,
     wrong.length > 0 && `rejected (wrong): ${capped(wrong.map((r) => `${xy(r.id, G)} is ${r.v === 0 ? 1 : 0}, not ${String(r.v)}`), LIST_MAX)}`,
     refusedGuesses.length > 0 && `rejected (correct but not forced; this field refuses guesses): ${capped(refusedGuesses.map((r) => xy(r.id, G)), LIST_MAX)}`,
@@ -101,11 +100,45 @@ export function commitText(a: Answer): string {
     ignored.length > 0 && `ignored: ${ignoredText}`,
     unevaluated.length > 0 && `unevaluated (not judged; send again once healthy): ${capped(unevaluated.map((c) => xy(c, G)), LIST_MAX)}`,
     openTiles.length > 0 && `still open: ${openTiles.map((t) => `tile ${t.tile} ${t.unknown} unknown${t.cells ? `: ${t.cells.map((c) => xy(c, G)).join(" ")}` : ""}`).join("; ")}`,
+  ];
+  const after = [
     meets.length > 0 && `met: ${meets.map((m) => arr(m.with).join(", ")).join("; ")}`,
     Array.isArray(a.frontier) && `frontier: ${tileIds(a.frontier)}`,
     a.status === "solved" && "The field is solved.",
     healthText(a.health).trim(),
-  );
+  ];
+  const judged = [...accepted, ...rejected].map((c) => c.id);
+  const room = COMMIT_TEXT_BUDGET - lines(...before, ...after).length;
+  return lines(...before, ...redrawnTiles(room, openTiles.map((t) => t.tile), a.pictures, judged, G), ...after);
+}
+
+/** A commit's whole text stays within this many characters (SPEC §6: 800 for a commit of 55 cells). */
+export const COMMIT_TEXT_BUDGET = 800;
+
+/**
+ * The tiles a commit judged and left open, redrawn within the room the rest of its text leaves: a tile
+ * whole, else only its rows this commit touched that still have unknown cells (the rest are as the
+ * model last saw them, or complete). Keeping a board in the head drifts; players re-revealed to resync.
+ */
+function redrawnTiles(room: number, openIds: readonly number[], pictures: unknown, judged: readonly number[], G: number): string[] {
+  const blocks: string[] = [];
+  let left = 0;
+  for (const id of openIds) {
+    const whole = pictureOf(pictures, id);
+    if (whole === undefined) continue;
+    const drawn = parsePicture(whole);
+    const inTile = new Set(drawn.cells.map((c) => c.y * G + c.x));
+    const touched = new Set(judged.filter((c) => inTile.has(c)).map((c) => Math.floor(c / G)));
+    const unfinished = new Set(drawn.cells.filter((c) => c.v === -1).map((c) => c.y));
+    const rows = pictureRows(whole, (y) => touched.has(y) && unfinished.has(y));
+    const block = [`tile ${id} now:\n${whole}`, rows && `tile ${id} now, the rows this commit changed:\n${rows}`].find((b) => b && b.length + 1 <= room);
+    if (block) {
+      blocks.push(block);
+      room -= block.length + 1;
+    } else left++;
+  }
+  if (left > 0) blocks.push(`(${left === 1 ? "an open tile is" : `${left} open tiles are`} not redrawn here: reveal it again to see it)`);
+  return blocks;
 }
 
 /** `retract`: the retracted cells by coordinates, the ignored ones by reason. */

@@ -4,7 +4,7 @@ import { commitText, joinText, retractText, revealText } from "../../../src/mcp/
 import { healthText } from "../../../src/mcp/tools/play-common";
 import type { Referee } from "../../../src/referee/referee";
 import { parsePicture, parsePictures } from "../../../src/text/tile-picture";
-import { gridField } from "../referee/fixtures";
+import { chainField, gridField } from "../referee/fixtures";
 import { commit, joinInput, makeReferee, ok, retract, reveal } from "../referee/helpers";
 
 /** What a model reads must never be JSON: no object or pair-list syntax. */
@@ -109,5 +109,44 @@ describe("the texts a model reads (SPEC §6)", () => {
       const tile = field.tiles[t.id];
       expect(text).toContain(`${t.id}: x ${tile.x0}..${tile.x0 + tile.w - 1}, y ${tile.y0}..${tile.y0 + tile.h - 1}, ${tile.cellIds.length} cells, m=${tile.m}`);
     }
+  });
+
+  it("commit redraws the tile it leaves open: whole when it fits, else the rows it changed, always within 800 characters", () => {
+    // Small tiles: the whole tile is redrawn, as observe would draw it now.
+    const ref = makeReferee(field, { guess: "accept" });
+    const agent = String(ok(ref, joinInput("m-a")).agent);
+    const seed = ref.frontier(agent)![0];
+    answerOf(reveal(ref, agent, seed));
+    const open = field.tiles[seed].cellIds.filter((c) => ref.cell(c)?.value === -1);
+    const a = answerOf(commit(ref, agent, open.slice(0, 3).map((c): [number, 0 | 1] => [c, field.solution[c] as 0 | 1])));
+    const text = commitText(a);
+    expect(text).toContain(`tile ${seed} now:`);
+    const observed = ref.observe({ agent });
+    if (!observed.ok) throw new Error(observed.error.message);
+    const now = parsePicture((observed.observation.pictures as Record<string, string>)[String(seed)]);
+    expect(parsePictures(text)).toEqual([now]);
+    expect(text.length).toBeLessThanOrEqual(800);
+
+    // A 16×16 tile: whole it would not fit, so only the rows this commit touched that are still open.
+    const big = chainField(16, 2, { givenEvery: 4 });
+    const B = big.G;
+    const ref2 = makeReferee(big, { guess: "accept" });
+    const agent2 = String(ok(ref2, joinInput("m-b")).agent);
+    const seed2 = ref2.frontier(agent2)![0];
+    answerOf(reveal(ref2, agent2, seed2));
+    const unknown = big.tiles[seed2].cellIds.filter((c) => ref2.cell(c)?.value === -1);
+    // 55 cells: the first 50 unknown in reading order, and 5 from further down.
+    const batch = [...unknown.slice(0, 50), ...unknown.slice(120, 125)].map((c): [number, 0 | 1] => [c, big.solution[c] as 0 | 1]);
+    const b = answerOf(commit(ref2, agent2, batch));
+    const bigText = commitText(b);
+    expect(bigText.length).toBeLessThanOrEqual(800);
+    expect(bigText).toContain(`tile ${seed2} now, the rows this commit changed:`);
+    const [drawn] = parsePictures(bigText);
+    const touched = new Set(batch.map(([c]) => Math.floor(c / B)));
+    const stillOpen = new Set(big.tiles[seed2].cellIds.filter((c) => ref2.cell(c)?.value === -1).map((c) => Math.floor(c / B)));
+    const rows = [...new Set(drawn.cells.map((c) => c.y))];
+    expect(rows.sort((p, q) => p - q)).toEqual([...touched].filter((y) => stillOpen.has(y)).sort((p, q) => p - q));
+    for (const c of drawn.cells) expect(c.v).toBe(ref2.cell(c.y * B + c.x)!.value);
+    expect(bigText).toMatch(/… y=\d+(\.\.\d+)? not shown/);
   });
 });

@@ -5,7 +5,7 @@ import { shapeCatalogue, type ShapeKind } from "../../../src/engine/generate/sha
 import type { Field } from "../../../src/engine/types";
 import { tilePicture } from "../../../src/referee/pictures";
 import type { Referee } from "../../../src/referee/referee";
-import { drawTile, parsePicture, parsePictures, type PictureCell } from "../../../src/text/tile-picture";
+import { drawTile, parsePicture, parsePictures, pictureRows, type PictureCell } from "../../../src/text/tile-picture";
 import { commit, joinInput, lcg, makeReferee, ok, reveal } from "../referee/helpers";
 
 /** The same field moved by (dx, dy) onto a board of side G: coordinates with more digits. */
@@ -191,5 +191,44 @@ describe("tile pictures", () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("cuts a picture to chosen rows, marks each run left out, and reads back exactly the rows kept, over every catalogue shape", () => {
+    const rnd = lcg(23);
+    let cut = 0;
+    for (const { draft } of shapeCatalogue().filter((_, k) => k % 5 === 0)) {
+      const values = new Map<string, -1 | 0 | 1>();
+      const picture = drawTile(
+        { x0: 37, y0: 95, w: draft.w, h: draft.h, rects: draft.rects },
+        (x, y) => {
+          const key = `${x},${y}`;
+          if (!values.has(key)) values.set(key, (rnd(3) - 1) as -1 | 0 | 1);
+          return values.get(key)!;
+        },
+        (x, y) => (x + y) % 5 === 0,
+      );
+      const whole = parsePicture(picture);
+      const keep = new Set<number>();
+      for (let y = 95; y < 95 + draft.h; y++) if (rnd(3) === 0) keep.add(y);
+      const rows = pictureRows(picture, (y) => keep.has(y));
+      if (keep.size === 0) {
+        expect(rows).toBeNull();
+        continue;
+      }
+      const read = parsePicture(rows!);
+      expect(read.cells).toEqual(whole.cells.filter((c) => keep.has(c.y)));
+      expect(read.x0).toBe(whole.x0);
+      // Every row left out is named by exactly one "… y=A..B not shown" line; ruler and column counts stay.
+      const named = new Set<number>();
+      for (const line of rows!.split("\n").filter((l) => l.startsWith("…"))) {
+        const [, a, b] = /^… y=(\d+)(?:\.\.(\d+))? not shown$/.exec(line)!;
+        for (let y = Number(a); y <= Number(b ?? a); y++) named.add(y);
+      }
+      expect([...named, ...keep].sort((p, q) => p - q)).toEqual(Array.from({ length: draft.h }, (_, j) => 95 + j));
+      const notRows = (text: string) => text.split("\n").filter((l) => !l.startsWith("y=") && !l.startsWith("…"));
+      expect(notRows(rows!)).toEqual(notRows(picture));
+      cut++;
+    }
+    expect(cut).toBeGreaterThan(100);
   });
 });
