@@ -11,7 +11,7 @@
 import { generateField, type Field } from "../../src/engine";
 import { Referee } from "../../src/referee";
 import type { WriteInput } from "../../src/referee/types";
-import { commitText, revealText } from "../../src/mcp/answers/write-texts";
+import { commitReply, revealText } from "../../src/mcp/answers/write-texts";
 import { observeText } from "../../src/mcp/answers/observe-text";
 import { drawTile, parsePicture } from "../../src/text/tile-picture";
 import { numberOption } from "./bench-options";
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const tile = field.tiles[seed];
   const cells: Array<[number, 0 | 1]> = tile.cellIds.filter((c) => ref.cell(c)?.value === -1).slice(0, 55).map((c) => [c, field.solution[c] as 0 | 1]);
   const committed = apply(ref, { ...base, type: "commit", expectedRevision: ref.revision, cells });
-  const commit = commitText(committed);
+  const commit = commitReply(committed).text;
 
   const observed = ref.observe({ agent });
   if (!observed.ok) throw new Error(observed.error.message);

@@ -44,6 +44,12 @@ export interface ToolErrorExtra {
   request_id?: string;
 }
 
+/** A text and the structured answer beside it, when the text decides part of what that carries (a commit's redrawn tiles). */
+export interface ModelReply {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
 /**
  * A successful tool answer (SPEC §6 "What a model reads"): `content` is one text block written for
  * a model without code (a one-line summary, then what it acts on: pictures of tiles, cells by

@@ -1,6 +1,7 @@
 // The texts of the write tools' answers (SPEC §6 "What a model reads"): a one-line summary, then
 // what the model acts on, cells by coordinates, tiles as pictures; the data stays in structuredContent.
 import { named } from "../../text/wording";
+import type { ModelReply } from "../results";
 import { healthText } from "../tools/play-common";
 import { arr, capped, commitHint, lines, rulesLine, tileIds, xy, xyv } from "./cells";
 import { parsePicture, pictureRows } from "../../text/tile-picture";
@@ -64,9 +65,10 @@ const LIST_MAX = 40;
 /**
  * `commit`: accepted counted by class and rule; then only what the model acts on: rejected cells
  * with their true value, guesses, ignored cells by reason, unevaluated cells, solved tiles, the
- * judged tiles still open (their unknown cells when few), meetings, reward, the new frontier, health.
+ * judged tiles still open (their unknown cells when few), redrawn as room allows, meetings, reward,
+ * the new frontier, health. structuredContent's `pictures` are the ones the text draws.
  */
-export function commitText(a: Answer): string {
+export function commitReply(a: Answer): ModelReply {
   const G = Number(a.G);
   const accepted = arr<Verdict>(a.accepted);
   const rejected = arr<Verdict>(a.rejected);
@@ -109,7 +111,8 @@ export function commitText(a: Answer): string {
   ];
   const judged = [...accepted, ...rejected].map((c) => c.id);
   const room = COMMIT_TEXT_BUDGET - lines(...before, ...after).length;
-  return lines(...before, ...redrawnTiles(room, openTiles.map((t) => t.tile), a.pictures, judged, G), ...after);
+  const redrawn = redrawnTiles(room, openTiles.map((t) => t.tile), a.pictures, judged, G);
+  return { text: lines(...before, ...redrawn.blocks, ...after), structured: { ...a, pictures: redrawn.pictures } };
 }
 
 /** A commit's whole text stays within this many characters (SPEC §6: 800 for a commit of 55 cells). */
@@ -120,8 +123,9 @@ export const COMMIT_TEXT_BUDGET = 800;
  * whole, else only its rows this commit touched that still have unknown cells (the rest are as the
  * model last saw them, or complete). Keeping a board in the head drifts; players re-revealed to resync.
  */
-function redrawnTiles(room: number, openIds: readonly number[], pictures: unknown, judged: readonly number[], G: number): string[] {
+function redrawnTiles(room: number, openIds: readonly number[], pictures: unknown, judged: readonly number[], G: number): { blocks: string[]; pictures: Record<string, string> } {
   const blocks: string[] = [];
+  const drawnPictures: Record<string, string> = {};
   let left = 0;
   for (const id of openIds) {
     const whole = pictureOf(pictures, id);
@@ -131,14 +135,18 @@ function redrawnTiles(room: number, openIds: readonly number[], pictures: unknow
     const touched = new Set(judged.filter((c) => inTile.has(c)).map((c) => Math.floor(c / G)));
     const unfinished = new Set(drawn.cells.filter((c) => c.v === -1).map((c) => c.y));
     const rows = pictureRows(whole, (y) => touched.has(y) && unfinished.has(y));
-    const block = [`tile ${id} now:\n${whole}`, rows && `tile ${id} now, the rows this commit changed:\n${rows}`].find((b) => b && b.length + 1 <= room);
-    if (block) {
-      blocks.push(block);
-      room -= block.length + 1;
+    const choice = [
+      { head: `tile ${id} now:`, picture: whole },
+      { head: `tile ${id} now, the rows this commit changed:`, picture: rows },
+    ].find((c) => c.picture !== null && c.head.length + c.picture.length + 2 <= room);
+    if (choice?.picture) {
+      blocks.push(`${choice.head}\n${choice.picture}`);
+      drawnPictures[String(id)] = choice.picture;
+      room -= choice.head.length + choice.picture.length + 2;
     } else left++;
   }
   if (left > 0) blocks.push(`(${left === 1 ? "an open tile is" : `${left} open tiles are`} not redrawn here: reveal it again to see it)`);
-  return blocks;
+  return { blocks, pictures: drawnPictures };
 }
 
 /** `retract`: the retracted cells by coordinates, the ignored ones by reason. */

@@ -1,7 +1,7 @@
 import type { ToolRegistrar } from "./registrar";
 import type { ToolContext } from "../context";
 import { playWrite } from "./play-common";
-import { commitText } from "../answers/write-texts";
+import { commitReply } from "../answers/write-texts";
 import { commitArgs } from "./play-schemas";
 import { published } from "./published-schema";
 import { MAX_COMMIT_CELLS, MAX_INTENT_CHARS } from "../../referee/limits";
@@ -21,6 +21,6 @@ export function registerCommit(tools: ToolRegistrar, ctx: ToolContext): void {
     "commit",
     COMMIT_TOOL,
     (args) =>
-      playWrite(ctx, args, { type: "commit", cells: args.cells, xy: args.xy }, commitText),
+      playWrite(ctx, args, { type: "commit", cells: args.cells, xy: args.xy }, commitReply),
   );
 }

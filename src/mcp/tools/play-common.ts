@@ -6,7 +6,7 @@ import type { XyCommit, XyRetract } from "../../referee/coordinates";
 import { bearerClaimOf } from "../../identity/api";
 import type { BearerClaim } from "../../identity/vouched-tokens";
 import type { ToolContext } from "../context";
-import { toolError, toolOk } from "../results";
+import { toolError, toolOk, type ModelReply } from "../results";
 import { deathMargin, marginSentence, type DeathMargin } from "../../referee/health-margin";
 import { MAX_COMMIT_CELLS, MAX_RETRACT_CELLS } from "../../referee/limits";
 import { retryRead } from "../../game/object-failures";
@@ -18,12 +18,13 @@ export function fieldStub(env: Env, gameId: string) {
 }
 
 /** A field object's outcome as a tool result: the summary text from `summarise`, or the error. */
-export function answer<T extends Record<string, unknown>>(outcome: Outcome<T>, summarise: (a: T) => string): CallToolResult {
+export function answer<T extends Record<string, unknown>>(outcome: Outcome<T>, summarise: (a: T) => string | ModelReply): CallToolResult {
   if (!outcome.ok) {
     const { code, message, revision, tiles, cells, known } = outcome.error;
     return toolError(code, message, { revision, tiles, cells, known });
   }
-  return toolOk(summarise(outcome.answer), outcome.answer);
+  const reply = summarise(outcome.answer);
+  return typeof reply === "string" ? toolOk(reply, outcome.answer) : toolOk(reply.text, reply.structured);
 }
 
 /**
@@ -81,7 +82,7 @@ export async function playWrite(
   ctx: ToolContext,
   args: WriteToolArgs,
   detail: WriteDetail,
-  summarise: (a: Record<string, unknown>) => string,
+  summarise: (a: Record<string, unknown>) => string | ModelReply,
 ): Promise<CallToolResult> {
   let target: { tile: number } | { cells: Array<[number, 0 | 1]> | number[] } | { xy: XyCommit | XyRetract };
   if (detail.type === "reveal") target = { tile: detail.tile };

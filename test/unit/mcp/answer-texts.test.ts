@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { observeText } from "../../../src/mcp/answers/observe-text";
-import { commitText, joinText, retractText, revealText } from "../../../src/mcp/answers/write-texts";
+import { commitReply, joinText, retractText, revealText } from "../../../src/mcp/answers/write-texts";
 import { healthText } from "../../../src/mcp/tools/play-common";
 import type { Referee } from "../../../src/referee/referee";
 import { parsePicture, parsePictures } from "../../../src/text/tile-picture";
@@ -16,6 +16,9 @@ function answerOf(r: ReturnType<Referee["apply"]>): Record<string, unknown> {
   if (!r.ok) throw new Error(r.error.message);
   return r.answer;
 }
+
+/** A commit's text, as a model on a content-only client reads it. */
+const commitText = (a: Record<string, unknown>): string => commitReply(a).text;
 
 describe("the texts a model reads (SPEC §6)", () => {
   const field = gridField(4, 3, { givenEvery: 3 });
@@ -126,6 +129,8 @@ describe("the texts a model reads (SPEC §6)", () => {
     const now = parsePicture((observed.observation.pictures as Record<string, string>)[String(seed)]);
     expect(parsePictures(text)).toEqual([now]);
     expect(text.length).toBeLessThanOrEqual(800);
+    // structuredContent carries exactly the pictures the text draws (a client showing its model only that sees the same).
+    expect(Object.values(commitReply(a).structured.pictures as Record<string, string>).every((p) => text.includes(p))).toBe(true);
 
     // A 16×16 tile: whole it would not fit, so only the rows this commit touched that are still open.
     const big = chainField(16, 2, { givenEvery: 4 });
@@ -148,5 +153,8 @@ describe("the texts a model reads (SPEC §6)", () => {
     expect(rows.sort((p, q) => p - q)).toEqual([...touched].filter((y) => stillOpen.has(y)).sort((p, q) => p - q));
     for (const c of drawn.cells) expect(c.v).toBe(ref2.cell(c.y * B + c.x)!.value);
     expect(bigText).toMatch(/… y=\d+(\.\.\d+)? not shown/);
+    const structured = commitReply(b).structured.pictures as Record<string, string>;
+    expect(Object.keys(structured)).toEqual([String(seed2)]);
+    expect(bigText).toContain(structured[String(seed2)]);
   });
 });
