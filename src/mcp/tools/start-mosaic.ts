@@ -13,7 +13,7 @@ import { published } from "./published-schema";
 const START_MOSAIC_TOOL = {
   title: "Start a field",
   description:
-    "Create a new field; answers at once with game_id and status generating (poll observe {game_id} until playing, then join). Every argument is accepted with every kind; unused ones are listed in ignored. Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
+    "Create a new field; answers at once with game_id and status generating (poll observe {game_id} until playing, then join). Arguments a kind does not use are listed in ignored. Unjoined games expire after 30 minutes. Rules: mosaic://rules.",
   inputSchema: published(startMosaicArgs),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

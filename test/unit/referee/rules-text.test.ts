@@ -71,7 +71,7 @@ describe("rules text matches the referee", () => {
     expect(RULES_CORE).toMatch(/for readers without code: cells as \(x,y\), tiles as pictures, no JSON; structuredContent has the data/);
     // Guessing costs health; where a later tile's neighbours can fix its shared cells, they come first.
     expect(RULES_CORE).toMatch(/a wrong cell costs health, an unknown one nothing/);
-    expect(RULES_CORE).toMatch(/before guessing on a later one, reveal the frontier tiles around it/);
+    expect(RULES_CORE).toMatch(/before guessing on a later one, reveal its frontier neighbours: their givens may fix shared cells/);
     expect(RULES_TEXT).toMatch(/commit redraws the tiles it leaves open/);
     expect(RULES_TEXT).toMatch(/structuredContent\.pictures \{tile id: picture\}/);
     expect(RULES_TEXT).toMatch(/0 1 known, \. unknown; o i : are 0 1 unknown on a cell shared with another tile/);
