@@ -149,7 +149,7 @@ spectatorLink.addEventListener("click", (event) => {
   if (!link.hostCapabilities?.openLinks) return;
   event.preventDefault();
   const refused = (): void => void (note.textContent = "The host did not open the spectator page.");
-  link.openLink(spectatorLink.href).then((r) => r.isError && refused(), refused);
+  void link.openLink(spectatorLink.href).then((r) => r.isError && refused(), refused);
 });
 
 /** What tests and the benchmark read (in the view's frame). */
