@@ -2,7 +2,6 @@
 // document, public/app/mcp-view.html: the script and the style inline, nothing fetched. The
 // Worker reads it from its static assets when a host asks for the resource (src/mcp/view/).
 import { build } from "esbuild";
-import { trimViewDependencies } from "./view-trim";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,11 +15,10 @@ function inline(template: string, marker: string, text: string): string {
   return template.replace(marker, () => text);
 }
 
-/** The document's size, and how much of its script is the project's own code against its dependencies'. */
+/** The document's size and its script's. */
 export interface ViewBuild {
   bytes: number;
-  ownScriptBytes: number;
-  dependencyScriptBytes: number;
+  scriptBytes: number;
 }
 
 export async function buildView(options: { minify?: boolean } = {}): Promise<ViewBuild> {
@@ -34,8 +32,10 @@ export async function buildView(options: { minify?: boolean } = {}): Promise<Vie
     legalComments: "none",
     logLevel: "warning",
     metafile: true,
-    plugins: [trimViewDependencies],
   });
+  // The view speaks to the host itself (host-link.ts): a package pulled in would undo its weight budget.
+  const bundled = Object.keys(result.metafile.inputs).filter((path) => path.includes("node_modules/"));
+  if (bundled.length) throw new Error(`the view bundles dependencies: ${bundled.join(", ")}`);
   const js = result.outputFiles[0].text;
   // esbuild escapes "</script" inside strings; anything left would end the inline script early.
   if (/<\/script/i.test(js)) throw new Error("the view's script contains </script");
@@ -44,15 +44,7 @@ export async function buildView(options: { minify?: boolean } = {}): Promise<Vie
   const html = inline(inline(template, "/*VIEW_CSS*/", css), "/*VIEW_JS*/", js);
   await mkdir(dirname(VIEW_OUT), { recursive: true });
   await writeFile(VIEW_OUT, html);
-  let ownScriptBytes = 0;
-  let dependencyScriptBytes = 0;
-  for (const output of Object.values(result.metafile.outputs)) {
-    for (const [path, input] of Object.entries(output.inputs)) {
-      if (path.includes("node_modules/") || path.startsWith("view-stub:")) dependencyScriptBytes += input.bytesInOutput;
-      else ownScriptBytes += input.bytesInOutput;
-    }
-  }
-  return { bytes: Buffer.byteLength(html), ownScriptBytes, dependencyScriptBytes };
+  return { bytes: Buffer.byteLength(html), scriptBytes: Buffer.byteLength(js) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,8 +1,9 @@
-import { App, applyDocumentTheme, type McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 import { byId } from "../dom";
 import { attachControls } from "../field/controls";
 import { FieldScene } from "../field/scene";
 import { FieldView } from "../field/view";
+import { applyTheme, parentPort, reportSize } from "./host-frame";
+import { HostLink, type HostContext } from "./host-link";
 import { renderPanels, tileWords, type Panels } from "./panels";
 import { applyResult, applyToolInput, emptyState, fieldSize, neighbourhoodBox, type ViewState } from "./state";
 
@@ -27,7 +28,6 @@ const tileLine = byId("tile-under");
 const origin = document.documentElement.dataset.origin ?? "";
 
 let view: FieldView | null = null;
-const app = new App({ name: "Mosaic field", version: "1.0.0" }, {}, { autoResize: true });
 
 /** Rebuilt from the state at each result: a neighbourhood is tens of tiles, so this stays cheap. */
 function sceneOf(s: ViewState): FieldScene {
@@ -95,14 +95,14 @@ let again = false;
 
 /** `observe {game_id, agent}` through the host (its tools/call): one at a time, the last request wins. */
 async function refresh(): Promise<void> {
-  if (!state.gameId || !app.getHostCapabilities()?.serverTools) return;
+  if (!state.gameId || !link.hostCapabilities?.serverTools) return;
   if (refreshing) return void (again = true);
   refreshing = true;
   note.textContent = "Refreshing…";
   try {
     const args: Record<string, string> = { game_id: state.gameId };
     if (state.agent) args.agent = state.agent;
-    const result = await app.callServerTool({ name: "observe", arguments: args });
+    const result = await link.callTool("observe", args);
     if (result.isError) {
       const first = result.content?.[0];
       note.textContent = `Refresh refused: ${first && first.type === "text" ? first.text : "observe failed"}`;
@@ -122,32 +122,34 @@ async function refresh(): Promise<void> {
   }
 }
 
-function applyContext(context: McpUiHostContext | undefined): void {
-  if (!context) return;
-  if (context.theme) applyDocumentTheme(context.theme);
-  const dims = context.containerDimensions as { height?: number; maxHeight?: number } | undefined;
+function applyContext(context: HostContext): void {
+  if (context.theme === "light" || context.theme === "dark") applyTheme(context.theme);
+  const dims = context.containerDimensions;
   const limit = dims?.height ?? dims?.maxHeight;
   if (limit) document.documentElement.style.setProperty("--host-height", `${limit}px`);
 }
 
-app.ontoolinput = (params) => {
-  state = applyToolInput(state, params.arguments);
-};
-app.ontoolresult = (result) => {
-  if (result.isError) return;
-  state = applyResult(state, result.structuredContent);
-  hooks.results++;
-  draw();
-  // An observe of the agent's area already is the refresh; anything else is followed by one.
-  if (state.lastTool !== "observe" || state.G === null) void refresh();
-};
-app.onhostcontextchanged = applyContext;
+const link = new HostLink({ name: "Mosaic field", version: "1.0.0" }, parentPort(), {
+  onToolInput(args) {
+    state = applyToolInput(state, args);
+  },
+  onToolResult(result) {
+    if (result.isError) return;
+    state = applyResult(state, result.structuredContent);
+    hooks.results++;
+    draw();
+    // An observe of the agent's area already is the refresh; anything else is followed by one.
+    if (state.lastTool !== "observe" || state.G === null) void refresh();
+  },
+  onHostContextChanged: applyContext,
+});
 
 refreshButton.addEventListener("click", () => void refresh());
 spectatorLink.addEventListener("click", (event) => {
-  if (!app.getHostCapabilities()?.openLinks) return;
+  if (!link.hostCapabilities?.openLinks) return;
   event.preventDefault();
-  void app.openLink({ url: spectatorLink.href });
+  const refused = (): void => void (note.textContent = "The host did not open the spectator page.");
+  void link.openLink(spectatorLink.href).then((r) => r.isError && refused(), refused);
 });
 
 /** What tests and the benchmark read (in the view's frame). */
@@ -162,8 +164,14 @@ const hooks = {
 };
 (window as unknown as { mosaicView: typeof hooks }).mosaicView = hooks;
 
-void app.connect().then(() => {
-  applyContext(app.getHostContext());
-  refreshButton.disabled = !app.getHostCapabilities()?.serverTools;
-  note.textContent = "Connected to the host.";
-});
+link.connect().then(
+  ({ hostContext, hostCapabilities }) => {
+    applyContext(hostContext);
+    refreshButton.disabled = !hostCapabilities.serverTools;
+    reportSize(link);
+    note.textContent = "Connected to the host.";
+  },
+  (error: unknown) => {
+    note.textContent = `No host answered: ${error instanceof Error ? error.message : String(error)}`;
+  },
+);
