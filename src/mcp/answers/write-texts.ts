@@ -31,7 +31,7 @@ export function revealText(a: Answer): string {
   const state = a.tile_status === "solved" ? ", solved" : "";
   const read = reread ? ` Already ${a.tile_status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
   const solved = arr(a.solved).length ? ` Solved at once: ${named("tile", arr(a.solved))}, reward ${String(a.reward)}.` : "";
-  const summary = `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${state}): ${givens} givens, ${seam} seam cells; revision ${String(a.revision)}.${solved}${read}`;
+  const summary = `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${state}): ${givens} givens and ${seam} seam cells, drawn in the picture; revision ${String(a.revision)}.${solved}${read}`;
   const picture = pictureOf(a.pictures, a.tile);
   const open = a.tile_status !== "solved";
   return lines(
@@ -120,24 +120,29 @@ export const COMMIT_TEXT_BUDGET = 800;
 
 /**
  * The tiles a commit judged and left open, redrawn within the room the rest of its text leaves: a tile
- * whole, else only its rows this commit touched that still have unknown cells (the rest are as the
- * model last saw them, or complete). Keeping a board in the head drifts; players re-revealed to resync.
+ * whole, else its rows that still have unknown cells, else only those this commit touched (the rest
+ * are as the model last saw them). Keeping a board in the head drifts; players re-revealed to resync.
  */
 function redrawnTiles(room: number, openIds: readonly number[], pictures: unknown, judged: readonly number[], G: number): { blocks: string[]; pictures: Record<string, string> } {
   const blocks: string[] = [];
   const drawnPictures: Record<string, string> = {};
   let left = 0;
-  for (const id of openIds) {
+  // The tile this commit worked on most first: with little room, it is the one the model is solving.
+  const tiles = openIds.flatMap((id) => {
     const whole = pictureOf(pictures, id);
-    if (whole === undefined) continue;
+    if (whole === undefined) return [];
     const drawn = parsePicture(whole);
     const inTile = new Set(drawn.cells.map((c) => c.y * G + c.x));
-    const touched = new Set(judged.filter((c) => inTile.has(c)).map((c) => Math.floor(c / G)));
+    const mine = judged.filter((c) => inTile.has(c));
+    return [{ id, whole, drawn, judgedHere: mine.length, touched: new Set(mine.map((c) => Math.floor(c / G))) }];
+  });
+  tiles.sort((p, q) => q.judgedHere - p.judgedHere || p.id - q.id);
+  for (const { id, whole, drawn, touched } of tiles) {
     const unfinished = new Set(drawn.cells.filter((c) => c.v === -1).map((c) => c.y));
-    const rows = pictureRows(whole, (y) => touched.has(y) && unfinished.has(y));
     const choice = [
       { head: `tile ${id} now:`, picture: whole },
-      { head: `tile ${id} now, the rows this commit changed:`, picture: rows },
+      { head: `tile ${id} now, its rows still open:`, picture: pictureRows(whole, (y) => unfinished.has(y)) },
+      { head: `tile ${id} now, the rows this commit changed:`, picture: pictureRows(whole, (y) => touched.has(y) && unfinished.has(y)) },
     ].find((c) => c.picture !== null && c.head.length + c.picture.length + 2 <= room);
     if (choice?.picture) {
       blocks.push(`${choice.head}\n${choice.picture}`);
@@ -145,7 +150,7 @@ function redrawnTiles(room: number, openIds: readonly number[], pictures: unknow
       room -= choice.head.length + choice.picture.length + 2;
     } else left++;
   }
-  if (left > 0) blocks.push(`(${left === 1 ? "an open tile is" : `${left} open tiles are`} not redrawn here: reveal it again to see it)`);
+  if (left > 0) blocks.push(`(${left === 1 ? "an open tile is" : `${left} open tiles are`} not redrawn here: reveal it again, a read, to see it whole)`);
   return { blocks, pictures: drawnPictures };
 }
 

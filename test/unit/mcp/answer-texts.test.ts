@@ -156,5 +156,17 @@ describe("the texts a model reads (SPEC §6)", () => {
     const structured = commitReply(b).structured.pictures as Record<string, string>;
     expect(Object.keys(structured)).toEqual([String(seed2)]);
     expect(bigText).toContain(structured[String(seed2)]);
+
+    // When the tile's open rows fit, all of them are drawn: here the commit fills every row but the
+    // last three with unknown cells, so it leaves only those open and touched none of them.
+    const rowsLeft = [...new Set(big.tiles[seed2].cellIds.filter((id) => ref2.cell(id)?.value === -1).map((id) => Math.floor(id / B)))];
+    const kept = new Set(rowsLeft.slice(-3));
+    const fill = big.tiles[seed2].cellIds.filter((id) => ref2.cell(id)?.value === -1 && !kept.has(Math.floor(id / B)));
+    const c = answerOf(commit(ref2, agent2, fill.map((id): [number, 0 | 1] => [id, big.solution[id] as 0 | 1])));
+    const openText = commitText(c);
+    expect(openText.length).toBeLessThanOrEqual(800);
+    expect(openText).toContain(`tile ${seed2} now, its rows still open:`);
+    const openRows = kept;
+    expect(new Set(parsePictures(openText)[0].cells.map((p) => p.y))).toEqual(openRows);
   });
 });
