@@ -42,7 +42,7 @@ const VALUE_OF: Record<string, { v: -1 | 0 | 1; shared: boolean }> = {
 /** The legend, one line: said once per answer and in the rules. */
 export const PICTURE_LEGEND =
   "picture: row label y=N; ruler rows x read top-down give each column's x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile; " +
-  "after | each unfinished line of the row as length:1s needed/0s needed; rows 1s and 0s: what each column still needs (- done, * several lines: see cols)";
+  "after | each unfinished line of the row as length:1s still needed/0s still needed (not totals); rows 1s and 0s: what each column still needs (- done, * several lines: see cols)";
 
 /**
  * Draws a tile: ruler rows (`x` then, per digit of the largest x, that digit of each column's x,
