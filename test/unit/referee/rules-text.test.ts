@@ -69,9 +69,9 @@ describe("rules text matches the referee", () => {
     expect(RULES_CORE).toMatch(/poll observe \{game_id\} until status is playing/);
     // What a model reads (SPEC §6): the text carries pictures and coordinates, structuredContent the data.
     expect(RULES_CORE).toMatch(/for readers without code: cells as \(x,y\), tiles as pictures, no JSON; structuredContent has the data/);
-    // A guess alone in its commit costs at most itself; a later tile's frontier neighbours may fix its shared cells first.
-    expect(RULES_CORE).toMatch(/guess only where you must, one cell per commit \(its answer gives the true value either way; cells derived from it come next\)/);
-    expect(RULES_CORE).toMatch(/on a later tile, first reveal the frontier tiles that share its cells: their givens may fix them/);
+    // Guessing costs health; where a later tile's neighbours can fix its shared cells, they come first.
+    expect(RULES_CORE).toMatch(/a wrong cell costs health, an unknown one nothing/);
+    expect(RULES_CORE).toMatch(/before guessing on a later one, reveal its frontier neighbours: their givens may fix shared cells/);
     expect(RULES_TEXT).toMatch(/commit redraws the tiles it leaves open/);
     expect(RULES_TEXT).toMatch(/structuredContent\.pictures \{tile id: picture\}/);
     expect(RULES_TEXT).toMatch(/0 1 known, \. unknown; o i : are 0 1 unknown on a cell shared with another tile/);
