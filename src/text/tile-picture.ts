@@ -187,7 +187,7 @@ const SKIP_MARK = "…";
 /**
  * A picture cut to the rows `keep` names: the ruler and the column counts stay (they are the
  * whole tile's), each run of rows left out becomes one "… y=A..B not shown" line. Null when no
- * row is kept. A commit's answer redraws only the rows it changed, so it stays short.
+ * row is kept. A commit's answer redraws a long tile's open or changed rows only, so it stays short.
  */
 export function pictureRows(picture: string, keep: (y: number) => boolean): string | null {
   const out: string[] = [];

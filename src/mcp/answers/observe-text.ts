@@ -12,7 +12,6 @@ type ListedTile = TileFacts & { id: number; status?: string; agent?: string | nu
 /** Hidden tiles named in the text at most; the rest are counted (all are in structuredContent). */
 const HIDDEN_MAX = 40;
 
-
 /** The text of a playing field's observation; `scope` is what the caller asked for. */
 export function observeText(gameId: string, o: Obs, asAgent: boolean): string {
   if (o.scope === "header") {

@@ -124,7 +124,6 @@ export function noteCaller<T extends { caller?: string } & ({ ok: true } | { ok:
   return outcome;
 }
 
-
 /**
  * A health report as one short sentence for a text answer (SPEC §4.8: commit and observe answers
  * say when a machine is in warning): a model reading only the text learns how close death is.
