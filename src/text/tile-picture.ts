@@ -41,8 +41,8 @@ const VALUE_OF: Record<string, { v: -1 | 0 | 1; shared: boolean }> = {
 
 /** The legend, one line: said once per answer and in the rules. */
 export const PICTURE_LEGEND =
-  "picture: row label y=N; ruler rows x read top-down give each column's x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile; " +
-  "after | each unfinished line of the row as length:1s still needed/0s still needed (not totals); rows 1s and 0s: what each column still needs (- done, * several lines: see cols)";
+  "picture: rows y=N; ruler rows x: read each column down for its x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile; " +
+  "after | each unfinished line of the row as length:1s/0s still needed (not totals), and its x range if it starts past the left edge; rows 1s, 0s: the same per column (- done, * several lines: see cols)";
 
 /**
  * Draws a tile: ruler rows (`x` then, per digit of the largest x, that digit of each column's x,
@@ -69,9 +69,11 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
       if (!inside[j * w + i]) row.push(" ");
       else row.push((shared(x0 + i, y0 + j) ? SHARED : OWN)[at(i, j)]);
     }
+    // A line that starts past the box's left edge says where: counting leading blanks by eye put
+    // players' cells one column off.
     const needs = lineNeeds(w, (i) => inside[j * w + i] === 1, (i) => at(i, j))
       .filter((n) => n.open)
-      .map((n) => n.text);
+      .map((n) => (n.start > 0 ? `${n.text} (x=${x0 + n.start}..${x0 + n.start + n.length - 1})` : n.text));
     const cells = `${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`;
     lines.push(needs.length ? `${cells.padEnd(label + 2 * w)} | ${needs.join(" ")}` : cells.trimEnd());
   }
@@ -83,7 +85,9 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
   for (let i = 0; i < w; i++) {
     const needs = lineNeeds(h, (j) => inside[j * w + i] === 1, (j) => at(i, j));
     const open = needs.filter((n) => n.open);
-    if (needs.length > 1 && open.length) several.push(`x=${x0 + i} ${open.map((n) => n.text).join(" ")}`);
+    if (needs.length > 1 && open.length) {
+      several.push(`x=${x0 + i} ${open.map((n) => `${n.text} (y=${y0 + n.start}..${y0 + n.start + n.length - 1})`).join(" ")}`);
+    }
     const one = needs.length === 1 && open.length === 1 ? open[0] : null;
     ones.push(one ? String(one.ones) : needs.length > 1 && open.length ? "*" : "-");
     zeros.push(one ? String(one.zeros) : needs.length > 1 && open.length ? "*" : "-");
@@ -97,6 +101,9 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
 
 /** One line along a row or column: its length and the 1s and 0s it still needs (balance: length/2 of each). */
 interface LineNeed {
+  /** Where the line starts along its row or column (0 = the box's edge) and how many cells it has. */
+  start: number;
+  length: number;
   open: boolean;
   ones: number;
   zeros: number;
@@ -111,6 +118,7 @@ function lineNeeds(n: number, inTile: (k: number) => boolean, v: (k: number) => 
       k++;
       continue;
     }
+    const start = k;
     let len = 0;
     let ones = 0;
     let zeros = 0;
@@ -120,7 +128,7 @@ function lineNeeds(n: number, inTile: (k: number) => boolean, v: (k: number) => 
       else if (x === 0) zeros++;
     }
     const need = { ones: len / 2 - ones, zeros: len / 2 - zeros };
-    out.push({ open: ones + zeros < len, ...need, text: `${len}:${need.ones}/${need.zeros}` });
+    out.push({ start, length: len, open: ones + zeros < len, ...need, text: `${len}:${need.ones}/${need.zeros}` });
   }
   return out;
 }

@@ -28,10 +28,11 @@ export function revealText(a: Answer): string {
   const seam = arr(a.seam).length;
   const reread = a.changed === false;
   const verb = reread ? "Tile" : "Revealed tile";
-  const state = a.tile_status === "solved" ? ", solved" : "";
+  const state = a.tile_status === "solved" ? " (solved)" : "";
   const read = reread ? ` Already ${a.tile_status === "solved" ? "solved by your group" : "revealed"}: nothing changed.` : "";
   const solved = arr(a.solved).length ? ` Solved at once: ${named("tile", arr(a.solved))}, reward ${String(a.reward)}.` : "";
-  const summary = `${verb} ${String(a.tile)} (${String(a.cells)} cells, m=${String(a.m)}${state}): ${givens} givens and ${seam} seam cells, drawn in the picture; revision ${String(a.revision)}.${solved}${read}`;
+  // Its size and m are on the tile's line under the summary: said once.
+  const summary = `${verb} ${String(a.tile)}${state}: ${givens} givens and ${seam} seam cells, drawn in the picture; revision ${String(a.revision)}.${solved}${read}`;
   const picture = pictureOf(a.pictures, a.tile);
   const open = a.tile_status !== "solved";
   return lines(

@@ -40,7 +40,8 @@ describe("the texts a model reads (SPEC §6)", () => {
     const revealed = answerOf(reveal(ref, String(joined.agent), seed));
     const text = revealText(revealed);
     expectNoJson(text);
-    expect(text.split("\n")[0]).toMatch(new RegExp(`^Revealed tile ${seed} \\(${field.tiles[seed].cellIds.length} cells, m=${field.tiles[seed].m}\\)`));
+    expect(text.split("\n")[0]).toMatch(new RegExp(`^Revealed tile ${seed}: \\d+ givens and \\d+ seam cells, drawn in the picture`));
+    expect(text.split("\n")[1]).toMatch(new RegExp(`^tile ${seed}: x \\d+\\.\\.\\d+, y \\d+\\.\\.\\d+, ${field.tiles[seed].cellIds.length} cells, m=${field.tiles[seed].m}$`));
     expect(text).toContain(`xy triples [x, y, v] (coordinates as drawn), expected_revision ${String(revealed.revision)}`);
     const [picture] = parsePictures(text);
     expect(picture).toEqual(parsePicture((revealed.pictures as Record<string, string>)[String(seed)]));

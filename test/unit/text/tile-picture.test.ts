@@ -146,13 +146,15 @@ describe("tile pictures", () => {
       const picture = drawTile({ x0: 0, y0: 0, w: draft.w, h: draft.h, rects: draft.rects }, (x, y) => values.get(`${x},${y}`)!, () => false);
       const cells = parsePicture(picture).cells;
       // Counted from the cells read back: runs of consecutive cells along each row and each column.
-      const needs = (line: PictureCell[]): string[] => {
+      // A row's line starting past the box's left edge gives its x range; a column of several lines
+      // gives each line's y range.
+      const needs = (line: PictureCell[], range: (run: PictureCell[]) => string): string[] => {
         const out: string[] = [];
         let run: PictureCell[] = [];
         const close = () => {
           const ones = run.filter((c) => c.v === 1).length;
           const zeros = run.filter((c) => c.v === 0).length;
-          if (run.length && ones + zeros < run.length) out.push(`${run.length}:${run.length / 2 - ones}/${run.length / 2 - zeros}`);
+          if (run.length && ones + zeros < run.length) out.push(`${run.length}:${run.length / 2 - ones}/${run.length / 2 - zeros}${range(run)}`);
           run = [];
         };
         for (const c of line) {
@@ -166,8 +168,9 @@ describe("tile pictures", () => {
       };
       const rows = picture.split("\n").filter((l) => l.startsWith("y="));
       for (let j = 0; j < draft.h; j++) {
-        const said = rows[j].includes("|") ? rows[j].slice(rows[j].indexOf("|") + 2).split(" ") : [];
-        expect(said).toEqual(needs(cells.filter((c) => c.y === j)));
+        const said = rows[j].includes("|") ? rows[j].slice(rows[j].indexOf("|") + 2) : "";
+        const xRange = (run: PictureCell[]) => (run[0].x > 0 ? ` (x=${run[0].x}..${run.at(-1)!.x})` : "");
+        expect(said).toEqual(needs(cells.filter((c) => c.y === j), xRange).join(" "));
         checked++;
       }
       // Under the grid: 1s and 0s a column still needs (digits under the columns), `*` for a column of
@@ -176,16 +179,17 @@ describe("tile pictures", () => {
       const at = all[0].search(/\d/);
       const underRow = (name: string) => all.find((l) => l.startsWith(`${name} `));
       const colsLine = all.find((l) => l.startsWith("cols ")) ?? "cols ";
-      const spelled = new Map(colsLine.slice(5).split(", ").filter(Boolean).map((e) => [Number(e.slice(2, e.indexOf(" "))), e.slice(e.indexOf(" ") + 1).split(" ")]));
+      const spelled = new Map(colsLine.slice(5).split(", ").filter(Boolean).map((e) => [Number(e.slice(2, e.indexOf(" "))), e.slice(e.indexOf(" ") + 1)]));
+      const yRange = (run: PictureCell[]) => ` (y=${run[0].y}..${run.at(-1)!.y})`;
       for (let i = 0; i < draft.w; i++) {
         const column = cells.filter((c) => c.x === i).sort((a, b) => a.y - b.y);
-        const open = needs(column);
+        const open = needs(column, () => "");
         const runs = column.filter((c, k) => k === 0 || c.y !== column[k - 1].y + 1).length;
         const [ones, zeros] = [underRow("1s")?.[at + 2 * i] ?? "-", underRow("0s")?.[at + 2 * i] ?? "-"];
         if (open.length === 0) expect([ones, zeros], `column x=${i}`).toEqual(["-", "-"]);
         else if (runs > 1) {
           expect([ones, zeros], `column x=${i}`).toEqual(["*", "*"]);
-          expect(spelled.get(i), `column x=${i}`).toEqual(open);
+          expect(spelled.get(i), `column x=${i}`).toEqual(needs(column, yRange).join(" "));
         } else expect(`${column.length}:${ones}/${zeros}`, `column x=${i}`).toBe(open[0]);
         checked++;
       }
