@@ -42,7 +42,7 @@ const VALUE_OF: Record<string, { v: -1 | 0 | 1; shared: boolean }> = {
 /** The legend, one line: said once per answer and in the rules. */
 export const PICTURE_LEGEND =
   "picture: rows y=N; ruler rows x: read each column down for its x; 0 1 known, . unknown; shared with another tile: o=0 i=1 :=unknown; blank = not in the tile; " +
-  "after | each unfinished line of the row as length:1s/0s still needed (not totals), and its x range if it starts past the left edge; rows 1s, 0s: the same per column (- done, * several lines: see cols)";
+  "after | each unfinished line of the row as length:1s/0s still needed (not totals), and its x range if it starts past the left edge; rows 1s, 0s: the same per column (- done, * see cols)";
 
 /**
  * Draws a tile: ruler rows (`x` then, per digit of the largest x, that digit of each column's x,
@@ -77,25 +77,27 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
     const cells = `${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`;
     lines.push(needs.length ? `${cells.padEnd(label + 2 * w)} | ${needs.join(" ")}` : cells.trimEnd());
   }
-  // Columns: what each needs, under its own column (a line holds at most 9 of a value); a column
-  // of several lines is starred there and spelled out on a `cols` line.
+  // Columns: what each needs, under its own column (a line holds at most 9 of a value). A column
+  // of several lines, or whose line starts below the box's top, is starred there and spelled out
+  // on a `cols` line with each line's y range, as rows give theirs.
   const ones: string[] = [];
   const zeros: string[] = [];
-  const several: string[] = [];
+  const spelled: string[] = [];
   for (let i = 0; i < w; i++) {
     const needs = lineNeeds(h, (j) => inside[j * w + i] === 1, (j) => at(i, j));
     const open = needs.filter((n) => n.open);
-    if (needs.length > 1 && open.length) {
-      several.push(`x=${x0 + i} ${open.map((n) => `${n.text} (y=${y0 + n.start}..${y0 + n.start + n.length - 1})`).join(" ")}`);
+    const plain = needs.length === 1 && needs[0].start === 0;
+    if (!plain && open.length) {
+      spelled.push(`x=${x0 + i} ${open.map((n) => `${n.text} (y=${y0 + n.start}..${y0 + n.start + n.length - 1})`).join(" ")}`);
     }
-    const one = needs.length === 1 && open.length === 1 ? open[0] : null;
-    ones.push(one ? String(one.ones) : needs.length > 1 && open.length ? "*" : "-");
-    zeros.push(one ? String(one.zeros) : needs.length > 1 && open.length ? "*" : "-");
+    const mark = open.length === 0 ? "-" : plain ? null : "*";
+    ones.push(mark ?? String(open[0].ones));
+    zeros.push(mark ?? String(open[0].zeros));
   }
   if (ones.some((c) => c !== "-")) {
     lines.push(`${"1s".padEnd(label)} ${ones.join(" ")}`, `${"0s".padEnd(label)} ${zeros.join(" ")}`);
   }
-  if (several.length) lines.push(`cols ${several.join(", ")}`);
+  if (spelled.length) lines.push(`cols ${spelled.join(", ")}`);
   return lines.join("\n");
 }
 

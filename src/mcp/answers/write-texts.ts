@@ -97,7 +97,7 @@ export function commitReply(a: Answer): ModelReply {
   const openTiles = arr<{ tile: number; unknown: number; cells?: number[] }>(a.open);
   const before = [
     head,
-    wrong.length > 0 && `rejected (wrong): ${capped(wrong.map((r) => `${xy(r.id, G)} is ${r.v === 0 ? 1 : 0}, not ${String(r.v)}`), LIST_MAX)}`,
+    wrong.length > 0 && `rejected (wrong, so still unknown: commit the true value): ${capped(wrong.map((r) => `${xy(r.id, G)} is ${r.v === 0 ? 1 : 0}, not ${String(r.v)}`), LIST_MAX)}`,
     refusedGuesses.length > 0 && `rejected (correct but not forced; this field refuses guesses): ${capped(refusedGuesses.map((r) => xy(r.id, G)), LIST_MAX)}`,
     guesses.length > 0 && `guesses: ${capped(guesses.map((c) => xy(c.id, G)), LIST_MAX)}`,
     ignored.length > 0 && `ignored: ${ignoredText}`,

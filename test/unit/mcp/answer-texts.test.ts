@@ -70,7 +70,7 @@ describe("the texts a model reads (SPEC §6)", () => {
     expect(text.split("\n")[0]).toMatch(new RegExp(`^Revision ${String(a.revision)}: ${accepted.length} accepted \\(`));
     if (forced.length) expect(text).toContain(`${forced.length} forced: `);
     if (guesses.length) expect(text).toContain(`guesses: ${guesses.slice(0, 40).map((c) => at(c.id)).join(" ")}`);
-    expect(text).toContain(`rejected (wrong): ${at(wrong)} is ${field.solution[wrong]}, not ${1 - field.solution[wrong]}`);
+    expect(text).toContain(`rejected (wrong, so still unknown: commit the true value): ${at(wrong)} is ${field.solution[wrong]}, not ${1 - field.solution[wrong]}`);
     expect(text).toContain("ignored: given 1");
     // The rejected cell stays unknown: the tile it leaves open is named with that cell, and nothing else is open.
     expect(a.open).toEqual([{ tile: seed, unknown: 1, cells: [wrong] }]);

@@ -26,7 +26,7 @@ describe("rules text matches the referee", () => {
     expect(RULES_TEXT).toMatch(/rate_limited, unavailable \(retry after error\.retry_after s\)/);
     expect(RULES_TEXT).toContain("error.tiles/error.cells what changed");
     // A re-reveal is a read whatever the revision, an expected_revision ahead of the field included.
-    expect(RULES_TEXT).toContain("ahead of the field (never on a re-reveal: a read)");
+    expect(RULES_TEXT).toContain("or one ahead of the field;");
     expect(RULES_TEXT).toContain("changed: true|false");
     expect(RULES_TEXT).toMatch(/is a read at any revision/);
     expect(RULES_TEXT).toMatch(/ignored \{id, reason, v\?\}/);
@@ -65,13 +65,15 @@ describe("rules text matches the referee", () => {
     expect(RULES_CORE).toMatch(/Fog is on by default for growing fields/);
     expect(RULES_CORE).toMatch(/ends only when a growth finds no room/);
     expect(RULES_CORE).toMatch(/writing code to deduce is allowed/i);
-    expect(RULES_CORE).toMatch(/commit the cells propagation forces before the others/);
+    expect(RULES_CORE).toMatch(/For a higher forced share, commit forced cells first/);
     expect(RULES_CORE).toMatch(/poll observe \{game_id\} until status is playing/);
     // What a model reads (SPEC §6): the text carries pictures and coordinates, structuredContent the data.
     expect(RULES_CORE).toMatch(/for readers without code: cells as \(x,y\), tiles as pictures, no JSON; structuredContent has the data/);
     // Guessing costs health; where a later tile's neighbours can fix its shared cells, they come first.
     expect(RULES_CORE).toMatch(/a wrong cell costs health, an unknown one nothing/);
     expect(RULES_CORE).toMatch(/before guessing on a later one, reveal its frontier neighbours: their givens may fix shared cells/);
+    // One slip in a long batch made every cell deduced from it wrong (19 cells in one commit).
+    expect(RULES_CORE).toMatch(/Commit long chains of deductions in parts: one early slip makes every cell after it wrong/);
     expect(RULES_TEXT).toMatch(/commit redraws the tiles it leaves open/);
     expect(RULES_TEXT).toMatch(/structuredContent\.pictures \{tile id: picture\}/);
     expect(RULES_TEXT).toMatch(/0 1 known, \. unknown; o i : are 0 1 unknown on a cell shared with another tile/);

@@ -125,9 +125,11 @@ describe("tile pictures", () => {
         "y=10 . :     | 2:1/1",
         "y=11 . : . 0 | 4:2/1",
         "y=12 . : . 0 | 4:2/1",
-        // What each column still needs, under it; column x=101 is complete.
-        "1s   1 2 1 -",
-        "0s   2 2 1 -",
+        // What each column still needs, under it; column x=101 is complete; x=100 starts below
+        // the top, so its line is spelled out with where it runs.
+        "1s   1 2 * -",
+        "0s   2 2 * -",
+        "cols x=100 2:1/1 (y=11..12)",
       ].join("\n"),
     );
     const text = `tile 3 revealed\n${picture}\nnext: commit\n\nx   5 6\ny=2 1 0`;
@@ -174,7 +176,7 @@ describe("tile pictures", () => {
         checked++;
       }
       // Under the grid: 1s and 0s a column still needs (digits under the columns), `*` for a column of
-      // several lines (spelled out on the cols line), `-` for a complete one.
+      // several lines or starting below the top (spelled out on the cols line), `-` for a complete one.
       const all = picture.split("\n");
       const at = all[0].search(/\d/);
       const underRow = (name: string) => all.find((l) => l.startsWith(`${name} `));
@@ -185,9 +187,10 @@ describe("tile pictures", () => {
         const column = cells.filter((c) => c.x === i).sort((a, b) => a.y - b.y);
         const open = needs(column, () => "");
         const runs = column.filter((c, k) => k === 0 || c.y !== column[k - 1].y + 1).length;
+        const startsBelowTop = column.length > 0 && column[0].y > 0;
         const [ones, zeros] = [underRow("1s")?.[at + 2 * i] ?? "-", underRow("0s")?.[at + 2 * i] ?? "-"];
         if (open.length === 0) expect([ones, zeros], `column x=${i}`).toEqual(["-", "-"]);
-        else if (runs > 1) {
+        else if (runs > 1 || startsBelowTop) {
           expect([ones, zeros], `column x=${i}`).toEqual(["*", "*"]);
           expect(spelled.get(i), `column x=${i}`).toEqual(needs(column, yRange).join(" "));
         } else expect(`${column.length}:${ones}/${zeros}`, `column x=${i}`).toBe(open[0]);
