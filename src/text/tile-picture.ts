@@ -73,7 +73,7 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
     // players' cells one column off.
     const needs = lineNeeds(w, (i) => inside[j * w + i] === 1, (i) => at(i, j))
       .filter((n) => n.open)
-      .map((n) => (n.start > 0 ? `${n.text} (x=${x0 + n.start}..${x0 + n.start + n.length - 1})` : n.text));
+      .map((n) => (n.start > 0 ? withSpan(n, "x", x0) : n.text));
     const cells = `${`y=${y0 + j}`.padEnd(label)} ${row.join(" ")}`;
     lines.push(needs.length ? `${cells.padEnd(label + 2 * w)} | ${needs.join(" ")}` : cells.trimEnd());
   }
@@ -88,7 +88,7 @@ export function drawTile(shape: PictureShape, value: (x: number, y: number) => -
     const open = needs.filter((n) => n.open);
     const plain = needs.length === 1 && needs[0].start === 0;
     if (!plain && open.length) {
-      spelled.push(`x=${x0 + i} ${open.map((n) => `${n.text} (y=${y0 + n.start}..${y0 + n.start + n.length - 1})`).join(" ")}`);
+      spelled.push(`x=${x0 + i} ${open.map((n) => withSpan(n, "y", y0)).join(" ")}`);
     }
     const mark = open.length === 0 ? "-" : plain ? null : "*";
     ones.push(mark ?? String(open[0].ones));
@@ -110,6 +110,11 @@ interface LineNeed {
   ones: number;
   zeros: number;
   text: string;
+}
+
+/** A line's counts with where it runs: "2:0/1 (x=24..25)"; `origin` is the box's first x or y. */
+function withSpan(n: LineNeed, axis: "x" | "y", origin: number): string {
+  return `${n.text} (${axis}=${origin + n.start}..${origin + n.start + n.length - 1})`;
 }
 
 /** Every line along one row or column, in order; `open` when it still has an unknown cell. */

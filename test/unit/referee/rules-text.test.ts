@@ -25,9 +25,9 @@ describe("rules text matches the referee", () => {
     expect(RULES_TEXT).toContain("status is always the field's; a tile's is tile_status");
     expect(RULES_TEXT).toMatch(/rate_limited, unavailable \(retry after error\.retry_after s\)/);
     expect(RULES_TEXT).toContain("error.tiles/error.cells what changed");
-    // A re-reveal is a read whatever the revision, an expected_revision ahead of the field included.
     expect(RULES_TEXT).toContain("or one ahead of the field;");
     expect(RULES_TEXT).toContain("changed: true|false");
+    // A re-reveal is a read whatever the revision, an expected_revision ahead of the field included.
     expect(RULES_TEXT).toMatch(/is a read at any revision/);
     expect(RULES_TEXT).toMatch(/ignored \{id, reason, v\?\}/);
     expect(RULES_TEXT).toMatch(/off_frontier \(not on your frontier\), solved \(already solved\)/);

@@ -148,8 +148,8 @@ describe("tile pictures", () => {
       const picture = drawTile({ x0: 0, y0: 0, w: draft.w, h: draft.h, rects: draft.rects }, (x, y) => values.get(`${x},${y}`)!, () => false);
       const cells = parsePicture(picture).cells;
       // Counted from the cells read back: runs of consecutive cells along each row and each column.
-      // A row's line starting past the box's left edge gives its x range; a column of several lines
-      // gives each line's y range.
+      // A row's line starting past the box's left edge gives its x range; a column spelled out on
+      // the cols line gives each line's y range.
       const needs = (line: PictureCell[], range: (run: PictureCell[]) => string): string[] => {
         const out: string[] = [];
         let run: PictureCell[] = [];
